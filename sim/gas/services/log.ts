@@ -1,0 +1,8 @@
+/** Logger and console output, captured per execution (free: not a billed service call). */
+import { type ServiceTable, method } from './index';
+
+export const LOG_SERVICE: ServiceTable = {
+  write: method('free', (ctx, level: string, text: string) => {
+    ctx.exec.logs.push(level === 'log' ? text : `[${level}] ${text}`);
+  }),
+};

@@ -1,0 +1,6 @@
+import { addMenu } from '../ui/menu';
+
+/** Simple trigger: only adds the menu (no authorised services, 30-second limit). */
+export function onOpen(_e?: GoogleAppsScript.Events.SheetsOnOpen): void {
+  addMenu(SpreadsheetApp.getUi());
+}

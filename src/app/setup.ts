@@ -1,0 +1,53 @@
+import { missingHeaders, missingItems } from '../core/headers';
+import { MSG } from '../core/messages';
+import { SHEET, SHEET_SPECS } from '../core/schema';
+import { SETTING_DEFAULTS } from '../core/settings';
+import { appendHeaders, appendRecords, ensureSheet, formatHeaderRow, readColumn, readHeaderRow } from '../gas/workbook';
+import { appendRunLog } from './run-log';
+
+export interface SetupSummary {
+  ok: boolean;
+  createdSheets: string[];
+  addedHeaders: Record<string, string[]>;
+  addedSettings: string[];
+  messages: string[];
+}
+
+/**
+ * Creates every sheet of DESIGN §3 and any missing header or setting, idempotently: it adds,
+ * never deletes or reorders, so a second run changes nothing.
+ */
+export function setup(): SetupSummary {
+  const summary: SetupSummary = { ok: true, createdSheets: [], addedHeaders: {}, addedSettings: [], messages: [] };
+  for (const spec of SHEET_SPECS) {
+    const { sheet, created } = ensureSheet(spec.name);
+    const missing = missingHeaders(readHeaderRow(sheet), spec.headers);
+    appendHeaders(sheet, missing);
+    if (created) {
+      formatHeaderRow(sheet, spec.headers.length);
+      summary.createdSheets.push(spec.name);
+      summary.messages.push(MSG.sheetCreated(spec.name));
+    } else if (missing.length > 0) {
+      summary.messages.push(MSG.headersAdded(spec.name, missing));
+    }
+    if (missing.length > 0) summary.addedHeaders[spec.name] = missing;
+  }
+  summary.addedSettings = addMissingSettings();
+  if (summary.addedSettings.length > 0) summary.messages.push(MSG.settingsAdded(summary.addedSettings));
+  const headerCount = Object.values(summary.addedHeaders).reduce((n, h) => n + h.length, 0);
+  const done = MSG.setupDone(summary.createdSheets.length, headerCount, summary.addedSettings.length);
+  summary.messages.unshift(done);
+  appendRunLog({ action: MSG.menuSetup, fromTrigger: false, ok: true, count: 0, message: done });
+  return summary;
+}
+
+/** Adds the 設定 rows people have not got yet, with their defaults; never overwrites a value. */
+function addMissingSettings(): string[] {
+  const { sheet } = ensureSheet(SHEET.settings);
+  const missing = missingItems(readColumn(sheet, '項目'), SETTING_DEFAULTS);
+  appendRecords(
+    sheet,
+    missing.map(([item, value]) => ({ 項目: item, 値: value })),
+  );
+  return missing.map(([item]) => item);
+}

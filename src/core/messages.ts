@@ -1,0 +1,21 @@
+/**
+ * Every Japanese sentence a person can read (sheets, dialogs, ログ) lives here, so wording stays
+ * consistent and tests can refer to messages by name.
+ */
+export const MSG = {
+  menuTitle: '記帳',
+  menuSetup: '初期設定',
+  setupDone: (created: number, headers: number, settings: number): string =>
+    created + headers + settings === 0
+      ? '初期設定を確認しました。シートと見出しはそろっています。'
+      : `初期設定を行いました。シート ${created} 件、見出し ${headers} 件、設定項目 ${settings} 件を追加しました。`,
+  sheetCreated: (name: string): string => `シート「${name}」を作成しました。`,
+  headersAdded: (name: string, headers: readonly string[]): string =>
+    `シート「${name}」に見出し ${headers.join('、')} を追加しました。`,
+  settingsAdded: (items: readonly string[]): string => `設定に ${items.join('、')} を追加しました。`,
+  runOk: '成功',
+  runFailed: '失敗',
+  startedFromMenu: 'メニュー',
+  startedFromTrigger: 'トリガー',
+  unknownUser: '(不明)',
+} as const;

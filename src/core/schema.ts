@@ -1,0 +1,115 @@
+/**
+ * Sheet names and headers: contracts with users and tests (DESIGN §3).
+ * Columns are always located by header text, never by position.
+ */
+
+export const SHEET = {
+  ledger: '台帳',
+  rules: 'ルール',
+  settings: '設定',
+  sources: '取込元',
+  masters: 'マスタ',
+  review: '要確認',
+  dryRun: 'ドライラン',
+  log: 'ログ',
+  receivables: '売掛金',
+} as const;
+
+export type SheetName = (typeof SHEET)[keyof typeof SHEET];
+
+export const LEDGER_HEADERS = [
+  'キー',
+  '状態',
+  '取引日',
+  '入出金',
+  '金額',
+  '摘要',
+  '口座',
+  '勘定科目',
+  '補助科目',
+  '税区分',
+  '取引先',
+  '操作',
+  '判定元',
+  '判定根拠',
+  'MF仕訳ID',
+  '試行回数',
+  '初回検知',
+  '更新日時',
+  '完了日時',
+  'メモ',
+  '明細ID',
+  '指紋',
+] as const;
+
+export type LedgerHeader = (typeof LEDGER_HEADERS)[number];
+
+export const RULE_HEADERS = [
+  '優先度',
+  '一致方法',
+  'キーワード',
+  '入出金',
+  '金額下限',
+  '金額上限',
+  '口座',
+  '勘定科目',
+  '補助科目',
+  '税区分',
+  '取引先',
+  '自動承認',
+  '有効',
+] as const;
+
+export const SETTINGS_HEADERS = ['項目', '値'] as const;
+
+export const SOURCE_HEADERS = ['名前', '勘定科目', '補助科目'] as const;
+
+export const MASTER_HEADERS = ['種別', '名前', '勘定科目', 'ID', 'コード', '有効', '取得日時'] as const;
+
+export const REVIEW_HEADERS = ['キー', '状態', '取引日', '金額', '摘要', '理由', '対応', '行'] as const;
+
+export const DRY_RUN_HEADERS = [
+  '区分',
+  'キー',
+  '状態',
+  '取引日',
+  '入出金',
+  '金額',
+  '摘要',
+  '勘定科目',
+  '補助科目',
+  '税区分',
+  '取引先',
+  '内容',
+] as const;
+
+export const LOG_HEADERS = ['日時', '実行者', '起動元', '処理', '結果', '件数', 'メッセージ'] as const;
+
+export const RECEIVABLE_HEADERS = [
+  '取引先',
+  '発生日',
+  '金額',
+  '回収済',
+  '残高',
+  '経過日数',
+  '区分',
+  '状態',
+] as const;
+
+export interface SheetSpec {
+  readonly name: SheetName;
+  readonly headers: readonly string[];
+}
+
+/** Every sheet setup() guarantees, in tab order. */
+export const SHEET_SPECS: readonly SheetSpec[] = [
+  { name: SHEET.ledger, headers: LEDGER_HEADERS },
+  { name: SHEET.review, headers: REVIEW_HEADERS },
+  { name: SHEET.rules, headers: RULE_HEADERS },
+  { name: SHEET.settings, headers: SETTINGS_HEADERS },
+  { name: SHEET.sources, headers: SOURCE_HEADERS },
+  { name: SHEET.masters, headers: MASTER_HEADERS },
+  { name: SHEET.dryRun, headers: DRY_RUN_HEADERS },
+  { name: SHEET.log, headers: LOG_HEADERS },
+  { name: SHEET.receivables, headers: RECEIVABLE_HEADERS },
+];

@@ -1,0 +1,74 @@
+import { headerIndex } from '../core/headers';
+
+/**
+ * Thin adapter over SpreadsheetApp for whole-sheet work. One read or one write per call:
+ * callers batch, this module never loops over rows with service calls.
+ */
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+export function activeBook(): GoogleAppsScript.Spreadsheet.Spreadsheet {
+  return SpreadsheetApp.getActiveSpreadsheet();
+}
+
+/** Returns the sheet, creating it (at the end) when missing. */
+export function ensureSheet(name: string): { sheet: Sheet; created: boolean } {
+  const book = activeBook();
+  const existing = book.getSheetByName(name);
+  if (existing) return { sheet: existing, created: false };
+  return { sheet: book.insertSheet(name, book.getSheets().length), created: true };
+}
+
+/** Row 1 as written, trimmed of trailing empty cells. */
+export function readHeaderRow(sheet: Sheet): unknown[] {
+  const width = sheet.getLastColumn();
+  if (width === 0) return [];
+  return sheet.getRange(1, 1, 1, width).getValues()[0];
+}
+
+/** Writes `headers` into row 1 right after the last used header cell, in one call. */
+export function appendHeaders(sheet: Sheet, headers: readonly string[]): void {
+  if (headers.length === 0) return;
+  const start = sheet.getLastColumn() + 1;
+  sheet.getRange(1, start, 1, headers.length).setValues([headers.slice()]);
+}
+
+export function formatHeaderRow(sheet: Sheet, width: number): void {
+  sheet.setFrozenRows(1);
+  sheet.getRange(1, 1, 1, width).setFontWeight('bold');
+}
+
+/** Values under `header` (rows 2..last), or [] when the sheet or the header is empty. */
+export function readColumn(sheet: Sheet, header: string): unknown[] {
+  const col = headerIndex(readHeaderRow(sheet)).get(header);
+  const last = sheet.getLastRow();
+  if (col === undefined || last < 2) return [];
+  return sheet
+    .getRange(2, col + 1, last - 1, 1)
+    .getValues()
+    .map((r) => r[0]);
+}
+
+/**
+ * Appends records below the last used row, placing each value under its header (people may
+ * reorder columns). One header read, one write.
+ */
+export function appendRecords(sheet: Sheet, records: ReadonlyArray<Record<string, unknown>>): void {
+  if (records.length === 0) return;
+  const index = headerIndex(readHeaderRow(sheet));
+  const width = Math.max(0, ...index.values()) + 1;
+  const rows = records.map((record) => {
+    const row: unknown[] = new Array(width).fill('');
+    for (const [header, value] of Object.entries(record)) {
+      const col = index.get(header);
+      if (col !== undefined) row[col] = value;
+    }
+    return row;
+  });
+  appendRows(sheet, rows);
+}
+
+/** Appends rows below the last used row, in one write. */
+export function appendRows(sheet: Sheet, rows: unknown[][]): void {
+  if (rows.length === 0) return;
+  sheet.getRange(sheet.getLastRow() + 1, 1, rows.length, rows[0].length).setValues(rows);
+}
