@@ -1,0 +1,133 @@
+/**
+ * The shipped thing: dist/Code.js parses as a classic ES2019 script, loads in the emulator with no
+ * Node globals, and its entry points run by name as Apps Script would call them.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { parse } from 'acorn';
+import { LEDGER_HEADERS, SHEET_SPECS } from '../src/core/schema';
+import { SETTING_DEFAULTS } from '../src/core/settings';
+import { MENU_ITEMS } from '../src/ui/menu';
+import { GAS_MESSAGES } from '../sim/gas/index';
+import { bundleEmulator, DIST, ROOT, sheetValues } from './helpers/emulator';
+
+const code = readFileSync(path.join(DIST, 'Code.js'), 'utf8');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? sourceFiles(path.join(dir, d.name)) : d.name.endsWith('.ts') ? [path.join(dir, d.name)] : [],
+  );
+}
+
+describe('the bundle', () => {
+  test('is a classic ES2019 script (no import/export, nothing newer)', () => {
+    assert.doesNotThrow(() => parse(code, { ecmaVersion: 2019, sourceType: 'script' }));
+  });
+
+  test('declares every entry point as a top-level function', () => {
+    for (const name of ['onOpen', 'setup', ...MENU_ITEMS.map(([, handler]) => handler)]) {
+      assert.match(code, new RegExp(`^function ${name}\\(`, 'm'), name);
+    }
+  });
+
+  test('keeps Japanese text readable (utf8 charset, not \\u escapes)', () => {
+    assert.ok(code.includes('記帳'));
+  });
+
+  test('src/ uses no host API that Apps Script lacks', () => {
+    const forbidden = /\bsetTimeout\b|\bsetInterval\b|(?<![.\w])fetch\(|\bnew URL\(|\brequire\(|\bprocess\.|\bBuffer\b|\bTextEncoder\b|\bTextDecoder\b/;
+    for (const file of sourceFiles(path.join(ROOT, 'src'))) {
+      const text = readFileSync(file, 'utf8');
+      assert.doesNotMatch(text, forbidden, path.relative(ROOT, file));
+    }
+  });
+
+  test('ships the manifest: Tokyo time, V8, explicit scopes, OAuth2 library 43', () => {
+    const manifest = JSON.parse(readFileSync(path.join(DIST, 'appsscript.json'), 'utf8'));
+    assert.equal(manifest.timeZone, 'Asia/Tokyo');
+    assert.equal(manifest.runtimeVersion, 'V8');
+    assert.equal(manifest.exceptionLogging, 'STACKDRIVER');
+    for (const scope of ['spreadsheets.currentonly', 'script.container.ui', 'script.external_request', 'script.scriptapp', 'userinfo.email']) {
+      assert.ok(manifest.oauthScopes.includes(`https://www.googleapis.com/auth/${scope}`), scope);
+    }
+    const lib = manifest.dependencies.libraries[0];
+    assert.deepEqual([lib.userSymbol, lib.version], ['OAuth2', '43']);
+    assert.equal(lib.developmentMode, undefined);
+  });
+});
+
+describe('entry points in the emulator', () => {
+  test('onOpen as a simple trigger adds the menu 「記帳」 whose items name real handlers', () => {
+    const emu = bundleEmulator();
+    const r = emu.openSpreadsheet();
+    assert.equal(r.status, 'ok', JSON.stringify(r.error));
+    const menu = emu.world.ui.menusOf(emu.world.owner).find((m) => m.title === '記帳');
+    assert.ok(menu, 'menu 記帳 exists');
+    assert.deepEqual(
+      menu.items.map((i) => i.label),
+      MENU_ITEMS.map(([label]) => label),
+    );
+    for (const item of menu.items) assert.match(code, new RegExp(`^function ${item.handler}\\(`, 'm'));
+  });
+
+  test('onOpen in a trigger execution cannot use getUi', () => {
+    const emu = bundleEmulator();
+    const r = emu.run('onOpen', { kind: 'trigger' });
+    assert.equal(r.status, 'error');
+    assert.equal(r.error?.message, GAS_MESSAGES.getUiFromTrigger);
+  });
+
+  test('setup creates every sheet with its headers, and a second run adds nothing', () => {
+    const emu = bundleEmulator();
+    const first = emu.run('setup');
+    assert.equal(first.status, 'ok', JSON.stringify(first.error));
+    assert.deepEqual(first.internalErrors, []);
+    const names = emu.world.spreadsheet.sheets.map((s) => s.name);
+    for (const spec of SHEET_SPECS) {
+      assert.ok(names.includes(spec.name), spec.name);
+      assert.deepEqual(sheetValues(emu, spec.name)[0], [...spec.headers], spec.name);
+    }
+    assert.deepEqual(
+      sheetValues(emu, '設定').slice(1).map((r) => r[0]),
+      SETTING_DEFAULTS.map(([item]) => item),
+    );
+    const ledger = emu.world.spreadsheet.sheets.find((s) => s.name === '台帳');
+    assert.equal(ledger?.frozenRows, 1);
+
+    const snapshot = SHEET_SPECS.filter((s) => s.name !== 'ログ').map((s) => sheetValues(emu, s.name));
+    const second = emu.run('setup');
+    assert.equal(second.status, 'ok');
+    assert.deepEqual((second.value as { createdSheets: string[] }).createdSheets, []);
+    assert.deepEqual(emu.world.spreadsheet.sheets.map((s) => s.name), names);
+    assert.deepEqual(SHEET_SPECS.filter((s) => s.name !== 'ログ').map((s) => sheetValues(emu, s.name)), snapshot);
+    assert.equal(sheetValues(emu, 'ログ').length, 3, 'one log line per run');
+  });
+
+  test('setup keeps columns people moved and adds only the missing headers at the end', () => {
+    const emu = bundleEmulator();
+    emu.run('setup');
+    const ledger = emu.world.spreadsheet.sheets.find((s) => s.name === '台帳');
+    assert.ok(ledger);
+    // A person swaps two columns and deletes the last header.
+    ledger.setValue(1, 1, '状態');
+    ledger.setValue(1, 2, 'キー');
+    ledger.setValue(1, LEDGER_HEADERS.length, '');
+    const r = emu.run('setup');
+    assert.deepEqual((r.value as { addedHeaders: Record<string, string[]> }).addedHeaders, { 台帳: ['指紋'] });
+    const header = sheetValues(emu, '台帳')[0];
+    assert.deepEqual(header.slice(0, 2), ['状態', 'キー']);
+    assert.equal(header[LEDGER_HEADERS.length - 1], '指紋');
+  });
+
+  test('the log line is written with its timestamp as text', () => {
+    const emu = bundleEmulator();
+    emu.run('setup');
+    const [header, line] = sheetValues(emu, 'ログ');
+    assert.equal(header[0], '日時');
+    assert.equal(typeof line[0], 'string');
+    assert.match(String(line[0]), /^2026-11-30T\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.equal(line[1], emu.world.owner);
+  });
+});
