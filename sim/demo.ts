@@ -5,8 +5,8 @@
  */
 import { Emulator, type ExecutionResult } from './gas/index';
 import { FakeMf, TEST_API_KEY } from './mf/fake-mf';
-import { serveFakeMf } from './mf/server';
 import { TEST_OFFICE_CODE } from './mf/seed';
+import { serveFakeMf } from './mf/server';
 
 const OWNER = 'owner@example.com';
 

@@ -7,17 +7,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'acorn';
+import { GAS_MESSAGES } from '../sim/gas/index';
 import { LEDGER_HEADERS, SHEET_SPECS } from '../src/core/schema';
 import { SETTING_DEFAULTS } from '../src/core/settings';
 import { MENU_ITEMS } from '../src/ui/menu';
-import { GAS_MESSAGES } from '../sim/gas/index';
 import { bundleEmulator, DIST, ROOT, sheetValues } from './helpers/emulator';
 
 const code = readFileSync(path.join(DIST, 'Code.js'), 'utf8');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
-    d.isDirectory() ? sourceFiles(path.join(dir, d.name)) : d.name.endsWith('.ts') ? [path.join(dir, d.name)] : [],
+    d.isDirectory()
+      ? sourceFiles(path.join(dir, d.name))
+      : d.name.endsWith('.ts')
+        ? [path.join(dir, d.name)]
+        : [],
   );
 }
 
@@ -37,7 +41,8 @@ describe('the bundle', () => {
   });
 
   test('src/ uses no host API that Apps Script lacks', () => {
-    const forbidden = /\bsetTimeout\b|\bsetInterval\b|(?<![.\w])fetch\(|\bnew URL\(|\brequire\(|\bprocess\.|\bBuffer\b|\bTextEncoder\b|\bTextDecoder\b/;
+    const forbidden =
+      /\bsetTimeout\b|\bsetInterval\b|(?<![.\w])fetch\(|\bnew URL\(|\brequire\(|\bprocess\.|\bBuffer\b|\bTextEncoder\b|\bTextDecoder\b/;
     for (const file of sourceFiles(path.join(ROOT, 'src'))) {
       const text = readFileSync(file, 'utf8');
       assert.doesNotMatch(text, forbidden, path.relative(ROOT, file));
@@ -49,7 +54,13 @@ describe('the bundle', () => {
     assert.equal(manifest.timeZone, 'Asia/Tokyo');
     assert.equal(manifest.runtimeVersion, 'V8');
     assert.equal(manifest.exceptionLogging, 'STACKDRIVER');
-    for (const scope of ['spreadsheets.currentonly', 'script.container.ui', 'script.external_request', 'script.scriptapp', 'userinfo.email']) {
+    for (const scope of [
+      'spreadsheets.currentonly',
+      'script.container.ui',
+      'script.external_request',
+      'script.scriptapp',
+      'userinfo.email',
+    ]) {
       assert.ok(manifest.oauthScopes.includes(`https://www.googleapis.com/auth/${scope}`), scope);
     }
     const lib = manifest.dependencies.libraries[0];
@@ -90,7 +101,9 @@ describe('entry points in the emulator', () => {
       assert.deepEqual(sheetValues(emu, spec.name)[0], [...spec.headers], spec.name);
     }
     assert.deepEqual(
-      sheetValues(emu, '設定').slice(1).map((r) => r[0]),
+      sheetValues(emu, '設定')
+        .slice(1)
+        .map((r) => r[0]),
       SETTING_DEFAULTS.map(([item]) => item),
     );
     const ledger = emu.world.spreadsheet.sheets.find((s) => s.name === '台帳');
@@ -100,8 +113,14 @@ describe('entry points in the emulator', () => {
     const second = emu.run('setup');
     assert.equal(second.status, 'ok');
     assert.deepEqual((second.value as { createdSheets: string[] }).createdSheets, []);
-    assert.deepEqual(emu.world.spreadsheet.sheets.map((s) => s.name), names);
-    assert.deepEqual(SHEET_SPECS.filter((s) => s.name !== 'ログ').map((s) => sheetValues(emu, s.name)), snapshot);
+    assert.deepEqual(
+      emu.world.spreadsheet.sheets.map((s) => s.name),
+      names,
+    );
+    assert.deepEqual(
+      SHEET_SPECS.filter((s) => s.name !== 'ログ').map((s) => sheetValues(emu, s.name)),
+      snapshot,
+    );
     assert.equal(sheetValues(emu, 'ログ').length, 3, 'one log line per run');
   });
 
@@ -115,7 +134,9 @@ describe('entry points in the emulator', () => {
     ledger.setValue(1, 2, 'キー');
     ledger.setValue(1, LEDGER_HEADERS.length, '');
     const r = emu.run('setup');
-    assert.deepEqual((r.value as { addedHeaders: Record<string, string[]> }).addedHeaders, { 台帳: ['指紋'] });
+    assert.deepEqual((r.value as { addedHeaders: Record<string, string[]> }).addedHeaders, {
+      台帳: ['指紋'],
+    });
     const header = sheetValues(emu, '台帳')[0];
     assert.deepEqual(header.slice(0, 2), ['状態', 'キー']);
     assert.equal(header[LEDGER_HEADERS.length - 1], '指紋');

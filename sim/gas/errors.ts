@@ -21,8 +21,7 @@ export const GAS_MESSAGES = {
   cellTooLong: 'Your input contains more than the maximum of 50000 characters in a single cell.',
   protectedCell:
     'You are trying to edit a protected cell or object. Please contact the spreadsheet owner to remove protection if you need to edit.',
-  sheetExists: (name: string) =>
-    `A sheet with the name "${name}" already exists. Please enter another name.`,
+  sheetExists: (name: string) => `A sheet with the name "${name}" already exists. Please enter another name.`,
   tooManyTriggers:
     'This script has too many triggers. Triggers must be deleted from the script before more can be added.',
   noPermission: (method: string, scope: string) =>

@@ -88,7 +88,9 @@ export class Execution {
     const reply = this.guard(
       () =>
         decode(
-          vm.runInContext('__kichoInvoke(__kichoName, __kichoArgs)', this.context, { timeout: REAL_TIMEOUT_MS }),
+          vm.runInContext('__kichoInvoke(__kichoName, __kichoArgs)', this.context, {
+            timeout: REAL_TIMEOUT_MS,
+          }),
         ) as GuestReply,
     );
     return this.settle(reply);
@@ -98,7 +100,10 @@ export class Execution {
   eval(source: string): unknown {
     this.context.__kichoSource = source;
     const reply = this.guard(
-      () => decode(vm.runInContext('__kichoEval(__kichoSource)', this.context, { timeout: REAL_TIMEOUT_MS })) as GuestReply,
+      () =>
+        decode(
+          vm.runInContext('__kichoEval(__kichoSource)', this.context, { timeout: REAL_TIMEOUT_MS }),
+        ) as GuestReply,
     );
     return this.settle(reply);
   }
@@ -118,7 +123,10 @@ export class Execution {
       user: s.user,
       status: s.status === 'killed' ? 'killed' : s.status === 'error' ? 'error' : 'ok',
       value: this.lastValue,
-      error: s.status === 'killed' ? { name: 'Exception', message: 'Exceeded maximum execution time' } : this.lastError,
+      error:
+        s.status === 'killed'
+          ? { name: 'Exception', message: 'Exceeded maximum execution time' }
+          : this.lastError,
       startedAt: s.startedAt,
       endedAt: this.world.clock.now(),
       counters: s.counters,

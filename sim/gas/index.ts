@@ -5,9 +5,9 @@
 import { Execution, type ExecutionResult, GuestError } from './execution';
 import { type ExecutionKind, World, type WorldOptions } from './world';
 
-export { Execution, ExecutionKilled, type ExecutionResult, GuestError } from './execution';
 export { GAS_MESSAGES } from './errors';
-export { World, type WorldOptions, type ExecutionKind } from './world';
+export { Execution, ExecutionKilled, type ExecutionResult, GuestError } from './execution';
+export { type ExecutionKind, World, type WorldOptions } from './world';
 
 export interface RunOptions {
   kind?: ExecutionKind;

@@ -34,6 +34,8 @@ export function encode(value: unknown): string {
 
 /** Inverse of encode; Dates are built with the caller's realm `Date`. */
 export function decode(text: string): unknown {
+  // A reviver makes parsing ~3x slower; most messages carry no Date at all.
+  if (text.indexOf(`"${DATE_TAG}"`) < 0) return JSON.parse(text);
   return JSON.parse(text, (_key, v) => {
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
       const keys = Object.keys(v);

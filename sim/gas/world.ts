@@ -47,6 +47,9 @@ export interface ExecutionState {
 export interface LatencyTable {
   sheetsRead: number;
   sheetsWrite: number;
+  /** Extra per cell read/written: large ranges cost seconds in real Sheets (estimate, reference/gas-platform.md §2.1). */
+  sheetsReadPerCell: number;
+  sheetsWritePerCell: number;
   flush: number;
   lock: number;
   properties: number;
@@ -91,6 +94,8 @@ export interface Fault {
 const DEFAULT_LATENCY: LatencyTable = {
   sheetsRead: 40,
   sheetsWrite: 40,
+  sheetsReadPerCell: 0.002,
+  sheetsWritePerCell: 0.004,
   flush: 60,
   lock: 5,
   properties: 5,
@@ -227,7 +232,8 @@ export class World {
       const value = method.fn(ctx, ...call.a);
       return { ok: true, v: value, t: this.clock.now() };
     } catch (e) {
-      if (e instanceof GasError) return { ok: false, message: e.message, name: 'Exception', t: this.clock.now() };
+      if (e instanceof GasError)
+        return { ok: false, message: e.message, name: 'Exception', t: this.clock.now() };
       const message = e instanceof Error ? (e.stack ?? e.message) : String(e);
       exec.internalErrors.push(message);
       return { ok: false, message: `Emulator error: ${message}`, name: 'EmulatorError', t: this.clock.now() };
@@ -235,11 +241,19 @@ export class World {
   }
 
   private killedReply(): Reply {
-    return { ok: false, message: GAS_MESSAGES.maxExecutionTime, name: 'Exception', killed: true, t: this.clock.now() };
+    return {
+      ok: false,
+      message: GAS_MESSAGES.maxExecutionTime,
+      name: 'Exception',
+      killed: true,
+      t: this.clock.now(),
+    };
   }
 
   private throwInjectedFault(call: Call): void {
-    const i = this.faults.findIndex((f) => f.service === call.s && (f.method === undefined || f.method === call.m));
+    const i = this.faults.findIndex(
+      (f) => f.service === call.s && (f.method === undefined || f.method === call.m),
+    );
     if (i < 0) return;
     const fault = this.faults[i];
     fault.times -= 1;

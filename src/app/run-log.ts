@@ -1,8 +1,8 @@
 import { asText } from '../core/cell-text';
 import { MSG } from '../core/messages';
-import { LOG_HEADERS, SHEET } from '../core/schema';
-import { appendRecords, ensureSheet } from '../gas/workbook';
+import { type LOG_HEADERS, SHEET } from '../core/schema';
 import { currentUserEmail } from '../gas/session';
+import { appendRecords, ensureSheet } from '../gas/workbook';
 
 export interface RunLogEntry {
   action: string;

@@ -2,7 +2,14 @@ import { missingHeaders, missingItems } from '../core/headers';
 import { MSG } from '../core/messages';
 import { SHEET, SHEET_SPECS } from '../core/schema';
 import { SETTING_DEFAULTS } from '../core/settings';
-import { appendHeaders, appendRecords, ensureSheet, formatHeaderRow, readColumn, readHeaderRow } from '../gas/workbook';
+import {
+  appendHeaders,
+  appendRecords,
+  ensureSheet,
+  formatHeaderRow,
+  readColumn,
+  readHeaderRow,
+} from '../gas/workbook';
 import { appendRunLog } from './run-log';
 
 export interface SetupSummary {
@@ -18,7 +25,13 @@ export interface SetupSummary {
  * never deletes or reorders, so a second run changes nothing.
  */
 export function setup(): SetupSummary {
-  const summary: SetupSummary = { ok: true, createdSheets: [], addedHeaders: {}, addedSettings: [], messages: [] };
+  const summary: SetupSummary = {
+    ok: true,
+    createdSheets: [],
+    addedHeaders: {},
+    addedSettings: [],
+    messages: [],
+  };
   for (const spec of SHEET_SPECS) {
     const { sheet, created } = ensureSheet(spec.name);
     const missing = missingHeaders(readHeaderRow(sheet), spec.headers);

@@ -1,7 +1,9 @@
 import { MSG } from '../core/messages';
 
 /** Menu items: label shown to people → global function name in the bundle. */
-export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]> = [[MSG.menuSetup, 'setup']];
+export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]> = [
+  [MSG.menuSetup, 'setup'],
+];
 
 /** Adds the 「記帳」 menu. Called from the simple trigger onOpen, so it must use no authorised service. */
 export function addMenu(ui: GoogleAppsScript.Base.Ui): void {

@@ -15,7 +15,11 @@ export function bundleEmulator(options: WorldOptions = {}): Emulator {
 }
 
 /** An emulator whose "project" is `code` (plus optional HTML files), for testing the emulator itself. */
-export function fixtureEmulator(code: string, options: WorldOptions = {}, files: Record<string, string> = {}): Emulator {
+export function fixtureEmulator(
+  code: string,
+  options: WorldOptions = {},
+  files: Record<string, string> = {},
+): Emulator {
   const dir = mkdtempSync(path.join(tmpdir(), 'kicho-fixture-'));
   writeFileSync(path.join(dir, 'Code.js'), code);
   for (const [name, content] of Object.entries(files)) writeFileSync(path.join(dir, name), content);

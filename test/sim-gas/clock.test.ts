@@ -58,13 +58,17 @@ describe('6-minute limit', () => {
   });
 
   test('a simple trigger has 30 seconds', () => {
-    const emu = fixtureEmulator(`function onOpen() { Utilities.sleep(31000); SpreadsheetApp.getActive().toast('late'); }`);
+    const emu = fixtureEmulator(
+      `function onOpen() { Utilities.sleep(31000); SpreadsheetApp.getActive().toast('late'); }`,
+    );
     const r = emu.openSpreadsheet();
     assert.equal(r.status, 'killed');
   });
 
   test('an execution under the limit finishes', () => {
-    const emu = fixtureEmulator(`function quick() { Utilities.sleep(200000); return SpreadsheetApp.getActive().getName(); }`);
+    const emu = fixtureEmulator(
+      `function quick() { Utilities.sleep(200000); return SpreadsheetApp.getActive().getName(); }`,
+    );
     const r = emu.run('quick');
     assert.equal(r.status, 'ok');
     assert.equal(r.value, '記帳');

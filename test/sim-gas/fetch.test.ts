@@ -20,7 +20,12 @@ describe('UrlFetchApp', () => {
     emu.world.fetch.route('api.example.com', (req) => ({
       status: 200,
       headers: { 'X-Test': 'yes' },
-      body: JSON.stringify({ method: req.method, path: new URL(req.url).pathname, body: req.body ?? null, ct: req.headers['Content-Type'] ?? null }),
+      body: JSON.stringify({
+        method: req.method,
+        path: new URL(req.url).pathname,
+        body: req.body ?? null,
+        ct: req.headers['Content-Type'] ?? null,
+      }),
     }));
     assert.deepEqual(emu.run('get', { args: ['https://api.example.com/a?b=1'] }).value, [
       200,
@@ -36,21 +41,36 @@ describe('UrlFetchApp', () => {
 
   test('HTTP errors throw the real message unless muted', () => {
     const emu = fixtureEmulator(CODE);
-    emu.world.fetch.route('api.example.com', () => ({ status: 500, headers: {}, body: '{"errors":[{"code":"internal_error"}]}' }));
+    emu.world.fetch.route('api.example.com', () => ({
+      status: 500,
+      headers: {},
+      body: '{"errors":[{"code":"internal_error"}]}',
+    }));
     assert.equal(
       emu.run('tryGet', { args: ['https://api.example.com/x'] }).value,
       'Exception: Request failed for https://api.example.com returned code 500. Truncated server response: {"errors":[{"code":"internal_error"}]} (use muteHttpExceptions option to examine full response)',
     );
-    assert.deepEqual(emu.run('get', { args: ['https://api.example.com/x', true] }).value?.slice(0, 1), [500]);
+    assert.equal((emu.run('get', { args: ['https://api.example.com/x', true] }).value as unknown[])[0], 500);
   });
 
   test('timeouts take the whole deadline and are not muted; unknown hosts are DNS errors', () => {
     const emu = fixtureEmulator(CODE);
-    emu.world.fetch.route('slow.example.com', () => ({ status: 201, headers: {}, body: '{}', fault: 'timeout' }));
+    emu.world.fetch.route('slow.example.com', () => ({
+      status: 201,
+      headers: {},
+      body: '{}',
+      fault: 'timeout',
+    }));
     const before = emu.world.clock.now();
-    assert.equal(emu.run('tryGet', { args: ['https://slow.example.com/j'] }).value, 'Exception: Timeout: https://slow.example.com/j');
+    assert.equal(
+      emu.run('tryGet', { args: ['https://slow.example.com/j'] }).value,
+      'Exception: Timeout: https://slow.example.com/j',
+    );
     assert.ok(emu.world.clock.now() - before >= 60_000);
-    assert.equal(emu.run('tryGet', { args: ['https://nowhere.example.org/'] }).value, 'Exception: DNS error: https://nowhere.example.org/');
+    assert.equal(
+      emu.run('tryGet', { args: ['https://nowhere.example.org/'] }).value,
+      'Exception: DNS error: https://nowhere.example.org/',
+    );
   });
 
   test('a simple trigger may not fetch', () => {

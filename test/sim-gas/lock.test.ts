@@ -35,9 +35,13 @@ describe('script lock', () => {
     a.eval(TRY(10));
     assert.throws(
       () => b.eval('LockService.getScriptLock().waitLock(5000)'),
-      (e: unknown) => e instanceof GuestError && e.message === GAS_MESSAGES.lockTimeout && e.guestName === 'Exception',
+      (e: unknown) =>
+        e instanceof GuestError && e.message === GAS_MESSAGES.lockTimeout && e.guestName === 'Exception',
     );
-    assert.equal(b.eval(`try { LockService.getScriptLock().waitLock(1) } catch (e) { String(e) }`), `Exception: ${GAS_MESSAGES.lockTimeout}`);
+    assert.equal(
+      b.eval(`try { LockService.getScriptLock().waitLock(1) } catch (e) { String(e) }`),
+      `Exception: ${GAS_MESSAGES.lockTimeout}`,
+    );
     a.end();
     b.end();
   });
@@ -80,7 +84,12 @@ describe('script lock', () => {
         }
         return 'gave up';
       }`);
-    emu.world.injectFault({ service: 'lock', method: 'tryLock', message: GAS_MESSAGES.lockTooMany, times: 2 });
+    emu.world.injectFault({
+      service: 'lock',
+      method: 'tryLock',
+      message: GAS_MESSAGES.lockTooMany,
+      times: 2,
+    });
     const r = emu.run('takeWithRetry');
     assert.equal(r.value, 'got it after 2');
   });

@@ -35,14 +35,21 @@ describe('ScriptApp triggers', () => {
     emu.run('install', { args: [10], user: 'alice@example.com' });
     const runs = emu.advance(35 * 60_000);
     assert.equal(runs.length, 3);
-    assert.ok(runs.every((r) => r.result.status === 'ok' && r.result.kind === 'trigger' && r.result.user === 'alice@example.com'));
+    assert.ok(
+      runs.every(
+        (r) =>
+          r.result.status === 'ok' && r.result.kind === 'trigger' && r.result.user === 'alice@example.com',
+      ),
+    );
     const sheet = emu.world.spreadsheet.sheets[0];
     assert.equal(sheet.lastRow(), 3);
     assert.equal(sheet.value(1, 1), 'alice@example.com');
   });
 
   test('a simple trigger may not create triggers', () => {
-    const emu = fixtureEmulator(`function onOpen() { ScriptApp.newTrigger('x').timeBased().everyMinutes(5).create(); }`);
+    const emu = fixtureEmulator(
+      `function onOpen() { ScriptApp.newTrigger('x').timeBased().everyMinutes(5).create(); }`,
+    );
     const r = emu.openSpreadsheet();
     assert.equal(r.status, 'error');
     assert.match(r.error?.message ?? '', /You do not have permission to call ScriptApp.newTrigger/);
@@ -60,7 +67,9 @@ describe('PropertiesService and CacheService', () => {
   });
 
   test('values over 9 KB are refused', () => {
-    const emu = fixtureEmulator(`function big() { PropertiesService.getScriptProperties().setProperty('k', new Array(9300).join('x')); }`);
+    const emu = fixtureEmulator(
+      `function big() { PropertiesService.getScriptProperties().setProperty('k', new Array(9300).join('x')); }`,
+    );
     const r = emu.run('big');
     assert.equal(r.status, 'error');
     assert.match(r.error?.message ?? '', /Argument too large/);
@@ -82,7 +91,11 @@ describe('Session, Utilities, HtmlService, Logger', () => {
     const emu = fixtureEmulator(`
       function who() { return [Session.getActiveUser().getEmail(), Session.getEffectiveUser().getEmail(), Session.getScriptTimeZone()]; }
       function onOpen() { SpreadsheetApp.getActive().toast(Session.getActiveUser().getEmail() || '(unknown)'); }`);
-    assert.deepEqual(emu.run('who', { user: 'bob@example.com' }).value, ['bob@example.com', 'bob@example.com', 'Asia/Tokyo']);
+    assert.deepEqual(emu.run('who', { user: 'bob@example.com' }).value, [
+      'bob@example.com',
+      'bob@example.com',
+      'Asia/Tokyo',
+    ]);
     emu.openSpreadsheet('bob@example.com');
     assert.equal(emu.world.ui.events.find((e) => e.type === 'toast')?.message, '(unknown)');
   });
@@ -100,8 +113,12 @@ describe('Session, Utilities, HtmlService, Logger', () => {
   });
 
   test('a Shift_JIS blob decodes to Japanese text', () => {
-    const emu = fixtureEmulator(`function f(bytes) { return Utilities.newBlob(bytes).getDataAsString('Shift_JIS'); }`);
-    const bytes = [...Buffer.from([0x93, 0xfa, 0x95, 0x74, 0x2c, 0x93, 0x45, 0x97, 0x76])].map((b) => (b > 127 ? b - 256 : b));
+    const emu = fixtureEmulator(
+      `function f(bytes) { return Utilities.newBlob(bytes).getDataAsString('Shift_JIS'); }`,
+    );
+    const bytes = [...Buffer.from([0x93, 0xfa, 0x95, 0x74, 0x2c, 0x93, 0x45, 0x97, 0x76])].map((b) =>
+      b > 127 ? b - 256 : b,
+    );
     assert.equal(emu.run('f', { args: [bytes] }).value, '日付,摘要');
   });
 

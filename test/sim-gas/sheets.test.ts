@@ -20,20 +20,29 @@ describe('values are stored as if typed (USER_ENTERED)', () => {
   test('numbers, booleans, dates, text, apostrophes', () =>
     withExec((ev) => {
       ev(`${SH} sh.getRange('A1:F1').setValues([['007', 'TRUE', '2026-10-01', "'007", 'ｱﾏｿﾞﾝ', '1,234']])`);
-      const row = ev(`${SH} sh.getRange('A1:F1').getValues()[0].map(function (v) { return v instanceof Date ? 'date:' + v.getDate() : v; })`);
+      const row = ev(
+        `${SH} sh.getRange('A1:F1').getValues()[0].map(function (v) { return v instanceof Date ? 'date:' + v.getDate() : v; })`,
+      );
       assert.deepEqual(row, [7, true, 'date:1', '007', 'ｱﾏｿﾞﾝ', 1234]);
     }));
 
   test('a leading = makes a formula; an apostrophe keeps it text and is not stored', () =>
     withExec((ev) => {
-      ev(`${SH} sh.getRange('A1:B1').setValues([['=HYPERLINK("http://example.com","click")', "'=HYPERLINK(1)"]])`);
-      assert.deepEqual(ev(`${SH} sh.getRange('A1:B1').getFormulas()[0]`), ['=HYPERLINK("http://example.com","click")', '']);
+      ev(
+        `${SH} sh.getRange('A1:B1').setValues([['=HYPERLINK("http://example.com","click")', "'=HYPERLINK(1)"]])`,
+      );
+      assert.deepEqual(ev(`${SH} sh.getRange('A1:B1').getFormulas()[0]`), [
+        '=HYPERLINK("http://example.com","click")',
+        '',
+      ]);
       assert.deepEqual(ev(`${SH} sh.getRange('A1:B1').getValues()[0]`), ['click', '=HYPERLINK(1)']);
     }));
 
   test("plain text format '@' keeps number-looking text but, by default, not a leading =", () =>
     withExec((ev) => {
-      ev(`${SH} sh.getRange('A1:B1').setNumberFormat('@'); sh.getRange('A1:B1').setValues([['007', '=1+2']])`);
+      ev(
+        `${SH} sh.getRange('A1:B1').setNumberFormat('@'); sh.getRange('A1:B1').setValues([['007', '=1+2']])`,
+      );
       assert.deepEqual(ev(`${SH} sh.getRange('A1:B1').getValues()[0]`), ['007', 3]);
       assert.deepEqual(ev(`${SH} sh.getRange('A1:B1').getFormulas()[0]`), ['', '=1+2']);
     }));
@@ -49,7 +58,9 @@ describe('values are stored as if typed (USER_ENTERED)', () => {
 
   test('display values follow number formats', () =>
     withExec((ev) => {
-      ev(`${SH} sh.getRange('A1:B1').setValues([[1234567, 0.5]]); sh.getRange('A1').setNumberFormat('#,##0'); sh.getRange('B1').setNumberFormat('0%')`);
+      ev(
+        `${SH} sh.getRange('A1:B1').setValues([[1234567, 0.5]]); sh.getRange('A1').setNumberFormat('#,##0'); sh.getRange('B1').setNumberFormat('0%')`,
+      );
       assert.deepEqual(ev(`${SH} sh.getRange('A1:B1').getDisplayValues()[0]`), ['1,234,567', '50%']);
     }));
 
@@ -65,22 +76,38 @@ describe('values are stored as if typed (USER_ENTERED)', () => {
 describe('ranges', () => {
   test('setValues checks dimensions with the real messages', () =>
     withExec((ev) => {
-      assert.equal(ev(`${SH} try { sh.getRange(1, 1, 2, 2).setValues([[1, 2]]) } catch (e) { e.message }`), GAS_MESSAGES.rowsMismatch(1, 2));
-      assert.equal(ev(`${SH} try { sh.getRange(1, 1, 1, 2).setValues([[1, 2, 3]]) } catch (e) { e.message }`), GAS_MESSAGES.columnsMismatch(3, 2));
+      assert.equal(
+        ev(`${SH} try { sh.getRange(1, 1, 2, 2).setValues([[1, 2]]) } catch (e) { e.message }`),
+        GAS_MESSAGES.rowsMismatch(1, 2),
+      );
+      assert.equal(
+        ev(`${SH} try { sh.getRange(1, 1, 1, 2).setValues([[1, 2, 3]]) } catch (e) { e.message }`),
+        GAS_MESSAGES.columnsMismatch(3, 2),
+      );
     }));
 
   test('A1 and row/column overloads, getLastRow/Column, getDataRange, offset', () =>
     withExec((ev) => {
       ev(`${SH} sh.getRange('B2:C3').setValues([[1, 2], [3, 4]])`);
-      assert.deepEqual(ev(`${SH} [sh.getLastRow(), sh.getLastColumn(), sh.getDataRange().getA1Notation()]`), [3, 3, 'A1:C3']);
-      assert.deepEqual(ev(`${SH} sh.getRange(2, 2, 2, 2).getValues()`), [[1, 2], [3, 4]]);
+      assert.deepEqual(ev(`${SH} [sh.getLastRow(), sh.getLastColumn(), sh.getDataRange().getA1Notation()]`), [
+        3,
+        3,
+        'A1:C3',
+      ]);
+      assert.deepEqual(ev(`${SH} sh.getRange(2, 2, 2, 2).getValues()`), [
+        [1, 2],
+        [3, 4],
+      ]);
       assert.equal(ev(`${SH} sh.getRange('B2').offset(1, 1).getValue()`), 4);
       assert.equal(ev(`${SH} sh.getRange('C:C').getNumRows()`), 1000);
     }));
 
   test('ranges outside the sheet are refused; appendRow and insertRowsAfter grow it', () =>
     withExec((ev) => {
-      assert.equal(ev(`${SH} try { sh.getRange(1001, 1) } catch (e) { e.message }`), GAS_MESSAGES.outsideSheet);
+      assert.equal(
+        ev(`${SH} try { sh.getRange(1001, 1) } catch (e) { e.message }`),
+        GAS_MESSAGES.outsideSheet,
+      );
       ev(`${SH} sh.insertRowsAfter(1000, 5); sh.getRange(1005, 1).setValue('x')`);
       assert.equal(ev(`${SH} sh.getMaxRows()`), 1005);
       ev(`${SH} sh.appendRow(['y'])`);
@@ -90,7 +117,9 @@ describe('ranges', () => {
   test('TextFinder finds whole cells on a sheet', () =>
     withExec((ev) => {
       ev(`${SH} sh.getRange('A1:A4').setValues([['mf:a'], ['mf:ab'], ['mf:a'], ['x']])`);
-      const rows = ev(`${SH} sh.createTextFinder('mf:a').matchEntireCell(true).findAll().map(function (r) { return r.getRow(); })`);
+      const rows = ev(
+        `${SH} sh.createTextFinder('mf:a').matchEntireCell(true).findAll().map(function (r) { return r.getRow(); })`,
+      );
       assert.deepEqual(rows, [1, 3]);
       assert.equal(ev(`${SH} sh.createTextFinder('mf:').findAll().length`), 3);
     }));
@@ -98,23 +127,54 @@ describe('ranges', () => {
   test('checkboxes, data validation and conditional formats are stored and read back', () =>
     withExec((ev) => {
       ev(`${SH} sh.getRange('A1:A2').insertCheckboxes(); sh.getRange('A1').check();`);
-      assert.deepEqual(ev(`${SH} [sh.getRange('A1').isChecked(), sh.getRange('A2').isChecked(), sh.getRange('A1:A2').isChecked()]`), [true, false, null]);
-      ev(`${SH} sh.getRange('B1:B9').setDataValidation(SpreadsheetApp.newDataValidation().requireValueInList(['承認', '除外', '再試行'], true).setAllowInvalid(false).build())`);
-      assert.deepEqual(ev(`${SH} var v = sh.getRange('B5').getDataValidation(); [v.getCriteriaType(), v.getCriteriaValues()[0], v.getAllowInvalid()]`), ['VALUE_IN_LIST', ['承認', '除外', '再試行'], false]);
-      ev(`${SH} sh.setConditionalFormatRules([SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo('完了').setBackground('#d9ead3').setRanges([sh.getRange('C:C')]).build()])`);
-      assert.deepEqual(ev(`${SH} var r = sh.getConditionalFormatRules()[0]; [r.getBooleanCondition().getCriteriaType(), r.getBooleanCondition().getBackground(), r.getRanges()[0].getA1Notation()]`), ['TEXT_EQUAL_TO', '#d9ead3', 'C1:C1000']);
+      assert.deepEqual(
+        ev(
+          `${SH} [sh.getRange('A1').isChecked(), sh.getRange('A2').isChecked(), sh.getRange('A1:A2').isChecked()]`,
+        ),
+        [true, false, null],
+      );
+      ev(
+        `${SH} sh.getRange('B1:B9').setDataValidation(SpreadsheetApp.newDataValidation().requireValueInList(['承認', '除外', '再試行'], true).setAllowInvalid(false).build())`,
+      );
+      assert.deepEqual(
+        ev(
+          `${SH} var v = sh.getRange('B5').getDataValidation(); [v.getCriteriaType(), v.getCriteriaValues()[0], v.getAllowInvalid()]`,
+        ),
+        ['VALUE_IN_LIST', ['承認', '除外', '再試行'], false],
+      );
+      ev(
+        `${SH} sh.setConditionalFormatRules([SpreadsheetApp.newConditionalFormatRule().whenTextEqualTo('完了').setBackground('#d9ead3').setRanges([sh.getRange('C:C')]).build()])`,
+      );
+      assert.deepEqual(
+        ev(
+          `${SH} var r = sh.getConditionalFormatRules()[0]; [r.getBooleanCondition().getCriteriaType(), r.getBooleanCondition().getBackground(), r.getRanges()[0].getA1Notation()]`,
+        ),
+        ['TEXT_EQUAL_TO', '#d9ead3', 'C1:C1000'],
+      );
     }));
 
   test('frozen rows, bold headers and notes are stored', () =>
     withExec((ev) => {
-      ev(`${SH} sh.setFrozenRows(1); sh.getRange('A1:C1').setFontWeight('bold'); sh.getRange('A2').setNote('メモ')`);
-      assert.deepEqual(ev(`${SH} [sh.getFrozenRows(), sh.getRange('B1').getFontWeight(), sh.getRange('A2').getNote()]`), [1, 'bold', 'メモ']);
+      ev(
+        `${SH} sh.setFrozenRows(1); sh.getRange('A1:C1').setFontWeight('bold'); sh.getRange('A2').setNote('メモ')`,
+      );
+      assert.deepEqual(
+        ev(`${SH} [sh.getFrozenRows(), sh.getRange('B1').getFontWeight(), sh.getRange('A2').getNote()]`),
+        [1, 'bold', 'メモ'],
+      );
     }));
 
   test('sorting rows below the header moves whole rows', () =>
     withExec((ev) => {
-      ev(`${SH} sh.getRange('A1:B4').setValues([['k', 'n'], ['c', 3], ['a', 1], ['b', 2]]); sh.setFrozenRows(1); sh.sort(2, false)`);
-      assert.deepEqual(ev(`${SH} sh.getDataRange().getValues()`), [['k', 'n'], ['c', 3], ['b', 2], ['a', 1]]);
+      ev(
+        `${SH} sh.getRange('A1:B4').setValues([['k', 'n'], ['c', 3], ['a', 1], ['b', 2]]); sh.setFrozenRows(1); sh.sort(2, false)`,
+      );
+      assert.deepEqual(ev(`${SH} sh.getDataRange().getValues()`), [
+        ['k', 'n'],
+        ['c', 3],
+        ['b', 2],
+        ['a', 1],
+      ]);
     }));
 });
 
@@ -122,7 +182,10 @@ describe('spreadsheet and protections', () => {
   test('insertSheet refuses a duplicate name; getSheetByName finds sheets', () =>
     withExec((ev) => {
       ev(`SpreadsheetApp.getActive().insertSheet('台帳')`);
-      assert.match(String(ev(`try { SpreadsheetApp.getActive().insertSheet('台帳') } catch (e) { e.message }`)), /already exists/);
+      assert.match(
+        String(ev(`try { SpreadsheetApp.getActive().insertSheet('台帳') } catch (e) { e.message }`)),
+        /already exists/,
+      );
       assert.equal(ev(`SpreadsheetApp.getActive().getSheetByName('台帳').getName()`), '台帳');
       assert.equal(ev(`SpreadsheetApp.getActive().getSheetByName('ない')`), null);
     }));
@@ -130,7 +193,9 @@ describe('spreadsheet and protections', () => {
   test('a fully protected range refuses edits by a non-editor; warning-only does not', () => {
     const emu = fixtureEmulator('', { editors: ['bob@example.com'] });
     const owner = emu.open();
-    owner.eval(`var p = SpreadsheetApp.getActiveSheet().getRange('A1:A5').protect(); p.setDescription('system'); p.removeEditors(['bob@example.com']);`);
+    owner.eval(
+      `var p = SpreadsheetApp.getActiveSheet().getRange('A1:A5').protect(); p.setDescription('system'); p.removeEditors(['bob@example.com']);`,
+    );
     owner.end();
     const bob = emu.open({ user: 'bob@example.com' });
     assert.throws(

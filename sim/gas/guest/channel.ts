@@ -2,7 +2,7 @@
  * The guest's only way out: every service call is encoded, handed to the host function the
  * runner installed, and answered synchronously. Runs inside the execution's vm context.
  */
-import { type Reply, decode, encode } from '../protocol';
+import { decode, encode, type Reply } from '../protocol';
 
 type HostFn = (request: string) => string;
 

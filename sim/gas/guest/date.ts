@@ -9,7 +9,11 @@ export function installVirtualDate(g: Record<string, unknown>): void {
     return Reflect.construct(RealDate, args, new.target);
   }
   VirtualDate.prototype = RealDate.prototype;
-  Object.defineProperty(RealDate.prototype, 'constructor', { value: VirtualDate, writable: true, configurable: true });
+  Object.defineProperty(RealDate.prototype, 'constructor', {
+    value: VirtualDate,
+    writable: true,
+    configurable: true,
+  });
   Object.assign(VirtualDate, { now: () => now(), parse: RealDate.parse, UTC: RealDate.UTC });
   g.Date = VirtualDate;
 }

@@ -49,7 +49,8 @@ function params(url: string, options: Options = {}): FetchParams {
 
 export function makeUrlFetchApp() {
   return {
-    fetch: (url: string, options?: Options) => new HTTPResponse(call<FetchReply>('fetch', 'fetch', params(url, options))),
+    fetch: (url: string, options?: Options) =>
+      new HTTPResponse(call<FetchReply>('fetch', 'fetch', params(url, options))),
     fetchAll: (requests: (string | (Options & { url: string }))[]) =>
       call<FetchReply[]>(
         'fetch',

@@ -90,10 +90,10 @@ g.__kichoInvoke = (name: string, argsJson: string): string => {
 g.__kichoEval = (source: string): string => {
   try {
     // biome-ignore lint/security/noGlobalEval: the emulator's own test hook, run inside the sandboxed context
-    return encode({ ok: true, value: (0, eval)(source) });
+    const indirectEval = eval;
+    return encode({ ok: true, value: indirectEval(source) });
   } catch (e) {
     const err = e as { message?: unknown; name?: unknown };
     return encode({ ok: false, message: String(err?.message ?? e), name: String(err?.name ?? 'Error') });
   }
 };
-

@@ -35,8 +35,10 @@ export function makeLogger() {
 }
 
 export function makeConsole() {
-  const at = (level: string) => (...args: unknown[]) => {
-    call('log', 'write', level, format(args));
-  };
+  const at =
+    (level: string) =>
+    (...args: unknown[]) => {
+      call('log', 'write', level, format(args));
+    };
   return { log: at('log'), info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') };
 }

@@ -23,7 +23,10 @@ interface Token {
   [k: string]: unknown;
 }
 interface Deps {
-  fetch(url: string, options: Record<string, unknown>): { getResponseCode(): number; getContentText(): string };
+  fetch(
+    url: string,
+    options: Record<string, unknown>,
+  ): { getResponseCode(): number; getContentText(): string };
   scriptId(): string;
   stateToken(method: string, args: Record<string, string>, timeout: number): string;
   base64(text: string): string;
@@ -172,7 +175,11 @@ class Service {
     }
     if (!p.code) throw new GasException('Missing required parameter: code', 'Error');
     this.saveToken(
-      this.requestToken({ grant_type: 'authorization_code', code: p.code, redirect_uri: this.getRedirectUri() }),
+      this.requestToken({
+        grant_type: 'authorization_code',
+        code: p.code,
+        redirect_uri: this.getRedirectUri(),
+      }),
     );
     return true;
   }
@@ -200,7 +207,10 @@ class Service {
       if (!fresh.refresh_token) fresh.refresh_token = token.refresh_token;
       this.saveToken(fresh);
     };
-    if (!this.lock) return run();
+    if (!this.lock) {
+      run();
+      return;
+    }
     this.lock.waitLock(120_000);
     try {
       run();

@@ -1,6 +1,6 @@
 /** ScriptApp and Session. */
 import type { ClockSchedule } from '../services/triggers';
-import { GasException, call } from './channel';
+import { call, GasException } from './channel';
 import { enumOf } from './spreadsheet';
 
 interface TriggerView {
@@ -154,7 +154,9 @@ export function makeScriptApp() {
     getScriptId: () => call<string>('script', 'scriptId'),
     getOAuthToken: () => call<string>('script', 'oauthToken'),
     newStateToken: () => new StateTokenBuilder(),
-    getService: () => ({ getUrl: () => `https://script.google.com/macros/s/${call<string>('script', 'scriptId')}/exec` }),
+    getService: () => ({
+      getUrl: () => `https://script.google.com/macros/s/${call<string>('script', 'scriptId')}/exec`,
+    }),
     AuthMode: enumOf(['NONE', 'CUSTOM_FUNCTION', 'LIMITED', 'FULL']),
     TriggerSource: enumOf(['SPREADSHEETS', 'CLOCK', 'FORMS', 'DOCUMENTS', 'CALENDAR']),
     EventType: enumOf(['CLOCK', 'ON_OPEN', 'ON_EDIT', 'ON_FORM_SUBMIT', 'ON_CHANGE']),

@@ -10,7 +10,7 @@ import type {
   StyleKey,
   ValidationSpec,
 } from '../services/sheets-model';
-import { GasException, call } from './channel';
+import { call, GasException } from './channel';
 import { makeUi } from './ui';
 
 const S = 'sheets';
@@ -169,7 +169,7 @@ export class Range {
     for (let i = 0; i < values.length; i++) {
       for (let j = 0; j < values[i].length; j++) {
         const rule = rules[i][j];
-        if (!rule || rule.criteria !== 'CHECKBOX') return null;
+        if (rule?.criteria !== 'CHECKBOX') return null;
         const checkedValue = rule.values.length > 0 ? rule.values[0] : true;
         const state = values[i][j] === checkedValue;
         if (all === null) all = state;
@@ -185,7 +185,12 @@ export class Range {
     return this.setValue(false);
   }
 
-  clear(options?: { contentsOnly?: boolean; formatOnly?: boolean; validationsOnly?: boolean; commentsOnly?: boolean }): Range {
+  clear(options?: {
+    contentsOnly?: boolean;
+    formatOnly?: boolean;
+    validationsOnly?: boolean;
+    commentsOnly?: boolean;
+  }): Range {
     const o = options ?? {};
     const only = o.contentsOnly || o.formatOnly || o.validationsOnly || o.commentsOnly;
     call(S, 'clear', this.ref, {
@@ -270,10 +275,17 @@ export class Range {
   protect(): Protection {
     return new Protection(call<ProtectionSpec>(S, 'protect', this.ref.sh, this.ref));
   }
-  sort(spec: number | { column: number; ascending?: boolean } | (number | { column: number; ascending?: boolean })[]): Range {
+  sort(
+    spec:
+      | number
+      | { column: number; ascending?: boolean }
+      | (number | { column: number; ascending?: boolean })[],
+  ): Range {
     const list = Array.isArray(spec) ? spec : [spec];
     const keys = list.map((k) =>
-      typeof k === 'number' ? { column: k - this.ref.c + 1, ascending: true } : { column: k.column - this.ref.c + 1, ascending: k.ascending !== false },
+      typeof k === 'number'
+        ? { column: k - this.ref.c + 1, ascending: true }
+        : { column: k.column - this.ref.c + 1, ascending: k.ascending !== false },
     );
     call(S, 'sort', this.ref, keys);
     return this;
@@ -349,7 +361,8 @@ export class DataValidationBuilder {
     return this.spec.criteria;
   }
   build(): DataValidation {
-    if (!this.spec.criteria) throw new GasException('You must specify criteria for the data validation rule.');
+    if (!this.spec.criteria)
+      throw new GasException('You must specify criteria for the data validation rule.');
     return new DataValidation({ ...this.spec });
   }
 }
@@ -452,7 +465,8 @@ export class ConditionalFormatRuleBuilder {
   }
   build(): ConditionalFormatRule {
     if (!this.spec.condition.type) throw new GasException('Conditional format rule must have a condition.');
-    if (this.spec.ranges.length === 0) throw new GasException('Conditional format rule must have at least one range.');
+    if (this.spec.ranges.length === 0)
+      throw new GasException('Conditional format rule must have at least one range.');
     return new ConditionalFormatRule(JSON.parse(JSON.stringify(this.spec)));
   }
 }
@@ -516,7 +530,12 @@ export class Protection {
 }
 
 export class TextFinder {
-  private opts = { matchCase: false, matchEntireCell: false, useRegularExpression: false, matchFormulaText: false };
+  private opts = {
+    matchCase: false,
+    matchEntireCell: false,
+    useRegularExpression: false,
+    matchFormulaText: false,
+  };
   private hits: RangeRef[] | null = null;
   private index = -1;
   constructor(
@@ -588,7 +607,10 @@ export class Sheet {
   }
   getRange(a: string | number, column?: number, numRows?: number, numColumns?: number): Range {
     if (typeof a === 'string') return new Range(call<RangeRef>(S, 'rangeA1', this.id, a));
-    if (column === undefined) throw new GasException('The parameters (number) don\'t match the method signature for SpreadsheetApp.Sheet.getRange.');
+    if (column === undefined)
+      throw new GasException(
+        "The parameters (number) don't match the method signature for SpreadsheetApp.Sheet.getRange.",
+      );
     return new Range(call<RangeRef>(S, 'range', this.id, a, column, numRows ?? 1, numColumns ?? 1));
   }
   getDataRange(): Range {
@@ -693,7 +715,9 @@ export class Sheet {
     return call<boolean | null>(S, 'getProp', this.id, 'hidden') === true;
   }
   getConditionalFormatRules(): ConditionalFormatRule[] {
-    return call<ConditionalFormatSpec[]>(S, 'conditionalFormats', this.id).map((r) => new ConditionalFormatRule(r));
+    return call<ConditionalFormatSpec[]>(S, 'conditionalFormats', this.id).map(
+      (r) => new ConditionalFormatRule(r),
+    );
   }
   setConditionalFormatRules(rules: ConditionalFormatRule[]): void {
     call(
@@ -828,7 +852,10 @@ export class Spreadsheet {
     return new TextFinder(null, text);
   }
   rename(name: string): void {
-    throw new GasException(`Renaming the spreadsheet to ${name} is not modelled by the emulator.`, 'EmulatorError');
+    throw new GasException(
+      `Renaming the spreadsheet to ${name} is not modelled by the emulator.`,
+      'EmulatorError',
+    );
   }
 }
 
@@ -841,7 +868,9 @@ export function makeSpreadsheetApp() {
     getActiveSheet: () => theSpreadsheet.getActiveSheet(),
     openById: (id: string) => {
       if (id === theSpreadsheet.getId()) return theSpreadsheet;
-      throw new GasException(`Unexpected error while getting the method or property openById on object SpreadsheetApp.`);
+      throw new GasException(
+        `Unexpected error while getting the method or property openById on object SpreadsheetApp.`,
+      );
     },
     flush: () => {
       call(S, 'flush');

@@ -26,7 +26,12 @@ class Menu {
   }
 }
 
-const ButtonSet = { OK: 'OK', OK_CANCEL: 'OK_CANCEL', YES_NO: 'YES_NO', YES_NO_CANCEL: 'YES_NO_CANCEL' } as const;
+const ButtonSet = {
+  OK: 'OK',
+  OK_CANCEL: 'OK_CANCEL',
+  YES_NO: 'YES_NO',
+  YES_NO_CANCEL: 'YES_NO_CANCEL',
+} as const;
 const Button = { CLOSE: 'CLOSE', OK: 'OK', CANCEL: 'CANCEL', YES: 'YES', NO: 'NO' } as const;
 
 function html(output: HtmlOutput | string): string {
@@ -55,7 +60,13 @@ export function makeUi() {
           ? call<{ button: string; text: string }>('ui', 'prompt', a, b, c)
           : b !== undefined && b in ButtonSet
             ? call<{ button: string; text: string }>('ui', 'prompt', null, a, b)
-            : call<{ button: string; text: string }>('ui', 'prompt', b === undefined ? null : a, b ?? a, 'OK');
+            : call<{ button: string; text: string }>(
+                'ui',
+                'prompt',
+                b === undefined ? null : a,
+                b ?? a,
+                'OK',
+              );
       return { getSelectedButton: () => r.button, getResponseText: () => r.text };
     },
     showModalDialog: (output: HtmlOutput | string, title: string) => {

@@ -55,12 +55,20 @@ export function makeUtilities() {
     computeHmacSignature: (alg: string, value: unknown, key: unknown, charset?: string) =>
       call<number[]>('utilities', 'computeHmac', alg, toBytesArg(value), toBytesArg(key), charset ?? null),
     computeHmacSha256Signature: (value: unknown, key: unknown, charset?: string) =>
-      call<number[]>('utilities', 'computeHmac', 'HMAC_SHA_256', toBytesArg(value), toBytesArg(key), charset ?? null),
+      call<number[]>(
+        'utilities',
+        'computeHmac',
+        'HMAC_SHA_256',
+        toBytesArg(value),
+        toBytesArg(key),
+        charset ?? null,
+      ),
     base64Encode: (data: unknown, charset?: string) =>
       call<string>('utilities', 'base64Encode', toBytesArg(data), charset ?? null),
     base64EncodeWebSafe: (data: unknown, charset?: string) =>
       call<string>('utilities', 'base64EncodeWebSafe', toBytesArg(data), charset ?? null),
-    base64Decode: (text: string, charset?: string) => call<number[]>('utilities', 'base64Decode', text, charset ?? null),
+    base64Decode: (text: string, charset?: string) =>
+      call<number[]>('utilities', 'base64Decode', text, charset ?? null),
     base64DecodeWebSafe: (text: string, charset?: string) =>
       call<number[]>('utilities', 'base64DecodeWebSafe', text, charset ?? null),
     formatDate: (date: Date, timeZone: string, pattern: string) =>

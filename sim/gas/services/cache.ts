@@ -1,6 +1,6 @@
 /** CacheService with the documented limits (reference/gas-platform.md §5.2). */
 import { GasError } from '../errors';
-import { type ServiceContext, type ServiceTable, method } from './index';
+import { method, type ServiceContext, type ServiceTable } from './index';
 
 export type CacheScope = 'script' | 'user' | 'document';
 
@@ -63,7 +63,9 @@ function storeOf(ctx: ServiceContext, scope: CacheScope) {
 }
 
 export const CACHE_SERVICE: ServiceTable = {
-  get: method('other', (ctx, scope: CacheScope, key: string) => ctx.world.caches.get(storeOf(ctx, scope), key)),
+  get: method('other', (ctx, scope: CacheScope, key: string) =>
+    ctx.world.caches.get(storeOf(ctx, scope), key),
+  ),
   getAll: method('other', (ctx, scope: CacheScope, keys: string[]) => {
     const out: Record<string, string> = {};
     for (const k of keys) {
@@ -76,7 +78,8 @@ export const CACHE_SERVICE: ServiceTable = {
     ctx.world.caches.put(storeOf(ctx, scope), key, value, ttl ?? undefined),
   ),
   putAll: method('other', (ctx, scope: CacheScope, values: Record<string, unknown>, ttl?: number) => {
-    for (const [k, v] of Object.entries(values)) ctx.world.caches.put(storeOf(ctx, scope), k, v, ttl ?? undefined);
+    for (const [k, v] of Object.entries(values))
+      ctx.world.caches.put(storeOf(ctx, scope), k, v, ttl ?? undefined);
   }),
   remove: method('other', (ctx, scope: CacheScope, key: string) => {
     storeOf(ctx, scope).delete(key);

@@ -2,12 +2,13 @@
  * UrlFetchApp on the world side: builds the HTTP request as Apps Script would, routes it, and turns
  * failures into Apps Script's exceptions (reference/gas-platform.md §3.3).
  */
+
+import type { HttpRequest, HttpResponse } from '../../mf/types';
 import { GasError } from '../errors';
 import { base64EncodeBytes, encodeString, fromSignedBytes } from '../lib/bytes';
 import { syncHttpRequest } from '../lib/sync-http';
-import type { HttpRequest, HttpResponse } from '../../mf/types';
-import { type ServiceContext, type ServiceTable, method } from './index';
 import { isLoopback } from './fetch-router';
+import { method, type ServiceContext, type ServiceTable } from './index';
 
 /** Apps Script gives up on a request after about 60 s (not configurable). */
 export const FETCH_DEADLINE_MS = 60_000;
@@ -46,7 +47,8 @@ function buildRequest(p: FetchParams): HttpRequest & { bodyBytes?: Uint8Array } 
   let bodyBytes: Uint8Array | undefined;
   if (p.payload !== undefined && p.payload !== null && methodName !== 'GET' && methodName !== 'DELETE') {
     if (typeof p.payload === 'string') body = p.payload;
-    else if ('bytes' in p.payload && Array.isArray(p.payload.bytes)) bodyBytes = fromSignedBytes(p.payload.bytes);
+    else if ('bytes' in p.payload && Array.isArray(p.payload.bytes))
+      bodyBytes = fromSignedBytes(p.payload.bytes);
     else body = formEncode(p.payload);
     headers['Content-Type'] = p.contentType ?? 'application/x-www-form-urlencoded';
   }
@@ -71,7 +73,8 @@ function fetchOne(ctx: ServiceContext, p: FetchParams): FetchReply {
       'You do not have permission to call UrlFetchApp.fetch. Required permissions: https://www.googleapis.com/auth/script.external_request',
     );
   }
-  if (typeof p.url !== 'string' || !/^https?:\/\//i.test(p.url)) throw new GasError(`Invalid argument: ${p.url}`);
+  if (typeof p.url !== 'string' || !/^https?:\/\//i.test(p.url))
+    throw new GasError(`Invalid argument: ${p.url}`);
   const req = buildRequest(p);
   const host = new URL(req.url).hostname;
   const record = { exec: exec.id, method: req.method, url: req.url, headers: req.headers, body: req.body };
@@ -99,7 +102,12 @@ function fetchOne(ctx: ServiceContext, p: FetchParams): FetchReply {
     const text = Buffer.from(out.body).toString('utf8');
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(out.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-    res = { status: out.status, headers, body: text, fault: fault === 'timeout' || fault === 'unreachable' ? fault : undefined };
+    res = {
+      status: out.status,
+      headers,
+      body: text,
+      fault: fault === 'timeout' || fault === 'unreachable' ? fault : undefined,
+    };
   } else {
     world.clock.advance(world.latency.urlFetch);
     Object.assign(record, { error: 'dns' });
@@ -119,7 +127,11 @@ function fetchOne(ctx: ServiceContext, p: FetchParams): FetchReply {
       `Request failed for ${origin(req.url)} returned code ${res.status}. Truncated server response: ${truncatedBody(res.body)} (use muteHttpExceptions option to examine full response)`,
     );
   }
-  return { status: res.status, headers: res.headers, body: base64EncodeBytes(encodeString(res.body, 'UTF-8')) };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: base64EncodeBytes(encodeString(res.body, 'UTF-8')),
+  };
 }
 
 /** A timed-out request spent the whole deadline; its server-side outcome is unknown. */

@@ -2,13 +2,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GasError } from '../errors';
-import { type ServiceTable, method } from './index';
+import { method, type ServiceTable } from './index';
 
 export const HTML_SERVICE: ServiceTable = {
   file: method('other', (ctx, name: string) => {
     const base = path.join(ctx.world.bundleDir, name);
     const file = existsSync(`${base}.html`) ? `${base}.html` : base;
-    if (!name || !existsSync(file) || !file.endsWith('.html')) throw new GasError(`No HTML file named ${name} was found.`);
+    if (!name || !existsSync(file) || !file.endsWith('.html'))
+      throw new GasError(`No HTML file named ${name} was found.`);
     return readFileSync(file, 'utf8');
   }),
 };

@@ -3,7 +3,7 @@
  * Released automatically when an execution ends or is killed (world.endExecution/killExecution).
  */
 import { GAS_MESSAGES, GasError } from '../errors';
-import { type ServiceContext, type ServiceTable, method } from './index';
+import { method, type ServiceContext, type ServiceTable } from './index';
 
 export type LockScope = 'script' | 'user' | 'document';
 
@@ -57,6 +57,11 @@ export const LOCK_SERVICE: ServiceTable = {
   waitLock: method('lock', (ctx, scope: LockScope, timeoutMs: number) => {
     if (!acquire(ctx, scope, timeoutMs)) throw new GasError(GAS_MESSAGES.lockTimeout);
   }),
-  releaseLock: method('lock', (ctx, scope: LockScope) => ctx.world.locks.release(scope, ctx.exec.user, ctx.exec.id)),
-  hasLock: method('lock', (ctx, scope: LockScope) => ctx.world.locks.holder(scope, ctx.exec.user) === ctx.exec.id),
+  releaseLock: method('lock', (ctx, scope: LockScope) =>
+    ctx.world.locks.release(scope, ctx.exec.user, ctx.exec.id),
+  ),
+  hasLock: method(
+    'lock',
+    (ctx, scope: LockScope) => ctx.world.locks.holder(scope, ctx.exec.user) === ctx.exec.id,
+  ),
 };

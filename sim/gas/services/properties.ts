@@ -1,6 +1,6 @@
 /** PropertiesService: script, document and per-user stores with the documented size limits. */
 import { GAS_MESSAGES, GasError } from '../errors';
-import { type ServiceContext, type ServiceTable, method } from './index';
+import { method, type ServiceContext, type ServiceTable } from './index';
 
 export type PropertyScope = 'script' | 'user' | 'document';
 
@@ -52,11 +52,14 @@ export const PROPERTIES_SERVICE: ServiceTable = {
   set: method('properties', (ctx, scope: PropertyScope, key: string, value: unknown) =>
     put(storeOf(ctx, scope), key, value),
   ),
-  setMany: method('properties', (ctx, scope: PropertyScope, values: Record<string, unknown>, deleteOthers: boolean) => {
-    const store = storeOf(ctx, scope);
-    if (deleteOthers) store.clear();
-    for (const [k, v] of Object.entries(values)) put(store, k, v);
-  }),
+  setMany: method(
+    'properties',
+    (ctx, scope: PropertyScope, values: Record<string, unknown>, deleteOthers: boolean) => {
+      const store = storeOf(ctx, scope);
+      if (deleteOthers) store.clear();
+      for (const [k, v] of Object.entries(values)) put(store, k, v);
+    },
+  ),
   delete: method('properties', (ctx, scope: PropertyScope, key: string) => {
     storeOf(ctx, scope).delete(key);
   }),

@@ -1,6 +1,6 @@
 /** ScriptApp: triggers, ids, state tokens (used by the OAuth2 library's callback). */
 import { GasError } from '../errors';
-import { type ServiceContext, type ServiceTable, method } from './index';
+import { method, type ServiceContext, type ServiceTable } from './index';
 import type { TriggerSpec } from './triggers';
 
 function requireAuthorised(ctx: ServiceContext, what: string): void {
@@ -12,7 +12,13 @@ function requireAuthorised(ctx: ServiceContext, what: string): void {
 }
 
 function view(t: TriggerSpec) {
-  return { id: t.id, handler: t.handler, source: t.source, eventType: t.eventType, sourceId: t.sourceId ?? null };
+  return {
+    id: t.id,
+    handler: t.handler,
+    source: t.source,
+    eventType: t.eventType,
+    sourceId: t.sourceId ?? null,
+  };
 }
 
 export const SCRIPT_SERVICE: ServiceTable = {

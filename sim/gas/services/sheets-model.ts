@@ -156,7 +156,14 @@ export type WriteOp =
   | { type: 'numberFormats'; ref: RangeRef; formats: string[][] }
   | { type: 'validations'; ref: RangeRef; rules: (ValidationSpec | null)[][] }
   | { type: 'style'; ref: RangeRef; key: StyleKey; values: unknown[][] }
-  | { type: 'clear'; ref: RangeRef; contents: boolean; formats: boolean; validations: boolean; notes: boolean }
+  | {
+      type: 'clear';
+      ref: RangeRef;
+      contents: boolean;
+      formats: boolean;
+      validations: boolean;
+      notes: boolean;
+    }
   | { type: 'checkboxes'; ref: RangeRef; checked: unknown; unchecked: unknown }
   | { type: 'sort'; ref: RangeRef; keys: { column: number; ascending: boolean }[] }
   | { type: 'frozenRows'; sh: number; n: number }
@@ -305,14 +312,18 @@ export class SpreadsheetModel {
         const r = sheet.lastRow() + 1;
         if (r > sheet.maxRows) sheet.maxRows = r;
         if (op.values.length > sheet.maxColumns) sheet.maxColumns = op.values.length;
-        op.values.forEach((v, j) => this.storeValue(sheet, r, j + 1, v));
+        for (const [j, v] of op.values.entries()) this.storeValue(sheet, r, j + 1, v);
         break;
       }
       case 'numberFormats':
-        forEachCell(op.ref, (r, c, i, j) => sheet.updateMeta(r, c, { numberFormat: op.formats[i][j] || undefined }));
+        forEachCell(op.ref, (r, c, i, j) =>
+          sheet.updateMeta(r, c, { numberFormat: op.formats[i][j] || undefined }),
+        );
         break;
       case 'validations':
-        forEachCell(op.ref, (r, c, i, j) => sheet.updateMeta(r, c, { validation: op.rules[i][j] ?? undefined }));
+        forEachCell(op.ref, (r, c, i, j) =>
+          sheet.updateMeta(r, c, { validation: op.rules[i][j] ?? undefined }),
+        );
         break;
       case 'style':
         forEachCell(op.ref, (r, c, i, j) => {

@@ -2,7 +2,7 @@
 import { GAS_MESSAGES, GasError } from '../errors';
 import { parseA1 } from '../lib/a1';
 import { type CellValue, displayValue } from '../lib/coerce';
-import { type ServiceContext, type ServiceTable, method } from './index';
+import { method, type ServiceContext, type ServiceTable } from './index';
 import {
   type ConditionalFormatSpec,
   forEachCell,
@@ -37,6 +37,13 @@ function checkRef(sheet: SheetModel, ref: RangeRef): RangeRef {
   return ref;
 }
 
+/** Big ranges take longer: charge the per-cell part of the latency model. */
+function charge(ctx: ServiceContext, ref: RangeRef, kind: 'read' | 'write'): void {
+  const perCell =
+    kind === 'read' ? ctx.world.latency.sheetsReadPerCell : ctx.world.latency.sheetsWritePerCell;
+  ctx.world.clock.advance(ref.h * ref.w * perCell);
+}
+
 function grid<T>(ref: RangeRef, fn: (r: number, c: number) => T): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < ref.h; i++) {
@@ -48,10 +55,11 @@ function grid<T>(ref: RangeRef, fn: (r: number, c: number) => T): T[][] {
 }
 
 function checkDimensions(ref: RangeRef, data: unknown): unknown[][] {
-  if (!Array.isArray(data)) throw new GasError('The parameters (String) don\'t match the method signature.');
+  if (!Array.isArray(data)) throw new GasError("The parameters (String) don't match the method signature.");
   if (data.length !== ref.h) throw new GasError(GAS_MESSAGES.rowsMismatch(data.length, ref.h));
   for (const row of data) {
-    if (!Array.isArray(row)) throw new GasError('The parameters (number[]) don\'t match the method signature.');
+    if (!Array.isArray(row))
+      throw new GasError("The parameters (number[]) don't match the method signature.");
     if (row.length !== ref.w) throw new GasError(GAS_MESSAGES.columnsMismatch(row.length, ref.w));
   }
   return data as unknown[][];
@@ -59,7 +67,8 @@ function checkDimensions(ref: RangeRef, data: unknown): unknown[][] {
 
 function checkCellLengths(data: unknown[][]): void {
   for (const row of data) {
-    for (const v of row) if (typeof v === 'string' && v.length > CELL_LIMIT) throw new GasError(GAS_MESSAGES.cellTooLong);
+    for (const v of row)
+      if (typeof v === 'string' && v.length > CELL_LIMIT) throw new GasError(GAS_MESSAGES.cellTooLong);
   }
 }
 
@@ -71,6 +80,7 @@ function expand<T>(ref: RangeRef, data: T[][] | { fill: T }): T[][] {
 
 function write(ctx: ServiceContext, ref: RangeRef, op: WriteOp): void {
   const model = book(ctx);
+  charge(ctx, ref, 'write');
   checkRef(model.sheet(ref.sh), ref);
   model.assertCanEdit(ctx.exec.user, ref);
   model.write(ctx.exec.id, op);
@@ -172,12 +182,13 @@ export const SHEETS_SERVICE: ServiceTable = {
   }),
   deleteSheet: method('write', (ctx, sh: number) => {
     const model = book(ctx);
-    if (model.sheets.length === 1) throw new GasError('You can\'t remove all the sheets in a document.');
+    if (model.sheets.length === 1) throw new GasError("You can't remove all the sheets in a document.");
     model.sheets = model.sheets.filter((s) => s.id !== sh);
   }),
   renameSheet: method('write', (ctx, sh: number, name: string) => {
     const model = book(ctx);
-    if (model.sheets.some((s) => s.name === name && s.id !== sh)) throw new GasError(GAS_MESSAGES.sheetExists(name));
+    if (model.sheets.some((s) => s.name === name && s.id !== sh))
+      throw new GasError(GAS_MESSAGES.sheetExists(name));
     model.sheet(sh).name = name;
   }),
   sheetIndex: method('other', (ctx, sh: number) => book(ctx).sheets.findIndex((s) => s.id === sh) + 1),
@@ -196,7 +207,8 @@ export const SHEETS_SERVICE: ServiceTable = {
   rangeA1: method('other', (ctx, sh: number | null, a1: string) => resolveA1(ctx, sh, a1)),
   dataRange: method('read', (ctx, sh: number) => dataRange(readSheet(ctx, sh))),
   appendRow: method('write', (ctx, sh: number, values: unknown[]) => {
-    if (!Array.isArray(values)) throw new GasError('The parameters (String) don\'t match the method signature.');
+    if (!Array.isArray(values))
+      throw new GasError("The parameters (String) don't match the method signature.");
     checkCellLengths([values]);
     writeSheet(ctx, sh, { type: 'append', sh, values });
   }),
@@ -218,7 +230,7 @@ export const SHEETS_SERVICE: ServiceTable = {
       if (!row) continue;
       if (row.v.length > after) row.v.splice(after, 0, ...new Array(n).fill(''));
       if (row.meta) {
-        const moved = new Map<number, (typeof row.meta extends Map<number, infer M> ? M : never)>();
+        const moved = new Map<number, typeof row.meta extends Map<number, infer M> ? M : never>();
         for (const [c, m] of row.meta) moved.set(c > after ? c + n : c, m);
         row.meta = moved;
       }
@@ -233,7 +245,9 @@ export const SHEETS_SERVICE: ServiceTable = {
   }),
   frozenRows: method('read', (ctx, sh: number) => readSheet(ctx, sh).frozenRows),
   frozenColumns: method('read', (ctx, sh: number) => readSheet(ctx, sh).frozenColumns),
-  setFrozenRows: method('write', (ctx, sh: number, n: number) => writeSheet(ctx, sh, { type: 'frozenRows', sh, n })),
+  setFrozenRows: method('write', (ctx, sh: number, n: number) =>
+    writeSheet(ctx, sh, { type: 'frozenRows', sh, n }),
+  ),
   setFrozenColumns: method('write', (ctx, sh: number, n: number) =>
     writeSheet(ctx, sh, { type: 'frozenColumns', sh, n }),
   ),
@@ -267,10 +281,12 @@ export const SHEETS_SERVICE: ServiceTable = {
   // Range reads
   getValues: method('read', (ctx, ref: RangeRef) => {
     const sheet = readSheet(ctx, ref.sh);
+    charge(ctx, ref, 'read');
     return grid(ref, (r, c) => sheet.value(r, c));
   }),
   getDisplayValues: method('read', (ctx, ref: RangeRef) => {
     const sheet = readSheet(ctx, ref.sh);
+    charge(ctx, ref, 'read');
     const tz = book(ctx).timeZone;
     return grid(ref, (r, c) => displayValue(sheet.value(r, c), sheet.meta(r, c)?.numberFormat, tz));
   }),
@@ -298,19 +314,30 @@ export const SHEETS_SERVICE: ServiceTable = {
     write(ctx, ref, { type: 'values', ref, values });
   }),
   setFormulas: method('write', (ctx, ref: RangeRef, data: string[][] | { fill: string }) =>
-    write(ctx, ref, { type: 'formulas', ref, formulas: expand(ref, data).map((row) => row.map((f) => String(f))) }),
+    write(ctx, ref, {
+      type: 'formulas',
+      ref,
+      formulas: expand(ref, data).map((row) => row.map((f) => String(f))),
+    }),
   ),
   setNumberFormats: method('write', (ctx, ref: RangeRef, data: string[][] | { fill: string }) =>
     write(ctx, ref, { type: 'numberFormats', ref, formats: expand(ref, data) }),
   ),
-  setValidations: method('write', (ctx, ref: RangeRef, data: (ValidationSpec | null)[][] | { fill: ValidationSpec | null }) =>
-    write(ctx, ref, { type: 'validations', ref, rules: expand(ref, data) }),
+  setValidations: method(
+    'write',
+    (ctx, ref: RangeRef, data: (ValidationSpec | null)[][] | { fill: ValidationSpec | null }) =>
+      write(ctx, ref, { type: 'validations', ref, rules: expand(ref, data) }),
   ),
   setStyles: method('write', (ctx, ref: RangeRef, key: StyleKey, data: unknown[][] | { fill: unknown }) =>
     write(ctx, ref, { type: 'style', ref, key, values: expand(ref, data) }),
   ),
-  clear: method('write', (ctx, ref: RangeRef, what: { contents: boolean; formats: boolean; validations: boolean; notes: boolean }) =>
-    write(ctx, ref, { type: 'clear', ref, ...what }),
+  clear: method(
+    'write',
+    (
+      ctx,
+      ref: RangeRef,
+      what: { contents: boolean; formats: boolean; validations: boolean; notes: boolean },
+    ) => write(ctx, ref, { type: 'clear', ref, ...what }),
   ),
   insertCheckboxes: method('write', (ctx, ref: RangeRef, checked: unknown, unchecked: unknown) =>
     write(ctx, ref, { type: 'checkboxes', ref, checked: checked ?? true, unchecked: unchecked ?? false }),
@@ -318,17 +345,25 @@ export const SHEETS_SERVICE: ServiceTable = {
   sort: method('write', (ctx, ref: RangeRef, keys: { column: number; ascending: boolean }[]) =>
     write(ctx, ref, { type: 'sort', ref, keys }),
   ),
-  find: method('read', (ctx, scope: RangeRef[] | null, text: string, opts: FindOptions) => find(ctx, scope, text, opts)),
-  replaceAll: method('write', (ctx, scope: RangeRef[] | null, text: string, replacement: string, opts: FindOptions) => {
-    const hits = find(ctx, scope, text, opts);
-    const model = book(ctx);
-    for (const ref of hits) {
-      const sheet = model.sheet(ref.sh);
-      const current = String(sheet.value(ref.r, ref.c) as CellValue);
-      const pattern = opts.useRegularExpression ? new RegExp(text, opts.matchCase ? 'g' : 'gi') : text;
-      const next = typeof pattern === 'string' ? current.split(pattern).join(replacement) : current.replace(pattern, replacement);
-      write(ctx, ref, { type: 'values', ref, values: [[next]] });
-    }
-    return hits.length;
-  }),
+  find: method('read', (ctx, scope: RangeRef[] | null, text: string, opts: FindOptions) =>
+    find(ctx, scope, text, opts),
+  ),
+  replaceAll: method(
+    'write',
+    (ctx, scope: RangeRef[] | null, text: string, replacement: string, opts: FindOptions) => {
+      const hits = find(ctx, scope, text, opts);
+      const model = book(ctx);
+      for (const ref of hits) {
+        const sheet = model.sheet(ref.sh);
+        const current = String(sheet.value(ref.r, ref.c) as CellValue);
+        const pattern = opts.useRegularExpression ? new RegExp(text, opts.matchCase ? 'g' : 'gi') : text;
+        const next =
+          typeof pattern === 'string'
+            ? current.split(pattern).join(replacement)
+            : current.replace(pattern, replacement);
+        write(ctx, ref, { type: 'values', ref, values: [[next]] });
+      }
+      return hits.length;
+    },
+  ),
 };

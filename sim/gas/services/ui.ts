@@ -4,7 +4,7 @@
  */
 import { GAS_MESSAGES, GasError } from '../errors';
 import type { ExecutionState } from '../world';
-import { type ServiceContext, type ServiceTable, method } from './index';
+import { method, type ServiceContext, type ServiceTable } from './index';
 
 export interface MenuItemSpec {
   label?: string;
@@ -76,10 +76,16 @@ export class UiLog {
 
 /** getUi() works only where a person is looking at the sheet: menu clicks and the onOpen simple trigger. */
 function requireUi(ctx: ServiceContext): void {
-  if (ctx.exec.kind !== 'menu' && ctx.exec.kind !== 'simple') throw new GasError(GAS_MESSAGES.getUiFromTrigger);
+  if (ctx.exec.kind !== 'menu' && ctx.exec.kind !== 'simple')
+    throw new GasError(GAS_MESSAGES.getUiFromTrigger);
 }
 
-const DEFAULT_BUTTON: Record<string, string> = { OK: 'OK', OK_CANCEL: 'OK', YES_NO: 'YES', YES_NO_CANCEL: 'YES' };
+const DEFAULT_BUTTON: Record<string, string> = {
+  OK: 'OK',
+  OK_CANCEL: 'OK',
+  YES_NO: 'YES',
+  YES_NO_CANCEL: 'YES',
+};
 
 export const UI_SERVICE: ServiceTable = {
   get: method('free', (ctx) => requireUi(ctx)),
