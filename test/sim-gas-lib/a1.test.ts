@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { MAX_COLUMNS, columnToLetters, lettersToColumn, parseA1, quoteSheetName, toA1 } from '../../sim/gas/lib/a1';
+import {
+  columnToLetters,
+  lettersToColumn,
+  MAX_COLUMNS,
+  parseA1,
+  quoteSheetName,
+  toA1,
+} from '../../sim/gas/lib/a1';
 
 describe('columnToLetters / lettersToColumn', () => {
   it('maps the bijective base-26 boundaries', () => {
@@ -94,13 +101,19 @@ describe('parseA1', () => {
   it('round-trips toA1 output, including open-ended ranges (property)', () => {
     const size = fc.option(fc.integer({ min: 1, max: 500 }), { nil: null });
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 2000 }), size, size, (r, c, nr, nc) => {
-        fc.pre(nr !== null || nc !== null);
-        const a1 = toA1(r, c, nr, nc);
-        const p = parseA1(a1);
-        // An open-ended range starting at row/column 1 is written as `A:C` / `2:5`, which reads back the same.
-        assert.deepEqual(p, { row: r, col: c, numRows: nr, numCols: nc });
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 1, max: 2000 }),
+        size,
+        size,
+        (r, c, nr, nc) => {
+          fc.pre(nr !== null || nc !== null);
+          const a1 = toA1(r, c, nr, nc);
+          const p = parseA1(a1);
+          // An open-ended range starting at row/column 1 is written as `A:C` / `2:5`, which reads back the same.
+          assert.deepEqual(p, { row: r, col: c, numRows: nr, numCols: nc });
+        },
+      ),
     );
   });
 

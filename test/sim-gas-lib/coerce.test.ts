@@ -3,7 +3,6 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
   type CoerceOptions,
-  type Stored,
   coerceUserEntered,
   dateToSerial,
   displayValue,
@@ -11,13 +10,16 @@ import {
   formatNumber,
   generalNumber,
   isAutomaticFormat,
+  type Stored,
   serialToDate,
 } from '../../sim/gas/lib/coerce';
 
 const TZ = 'Asia/Tokyo';
 const opts: CoerceOptions = { timeZone: TZ, plainTextStopsFormulas: false };
-const c = (input: unknown, o: Partial<CoerceOptions> = {}): Stored => coerceUserEntered(input, { ...opts, ...o });
-const jst = (y: number, m: number, d: number, h = 0, mi = 0, s = 0): Date => new Date(Date.UTC(y, m - 1, d, h - 9, mi, s));
+const c = (input: unknown, o: Partial<CoerceOptions> = {}): Stored =>
+  coerceUserEntered(input, { ...opts, ...o });
+const jst = (y: number, m: number, d: number, h = 0, mi = 0, s = 0): Date =>
+  new Date(Date.UTC(y, m - 1, d, h - 9, mi, s));
 
 describe('coerceUserEntered: non-strings', () => {
   it('stores null/undefined as an empty cell', () => {
@@ -189,13 +191,16 @@ describe('coerceUserEntered: strings', () => {
 
   it('reads back every valid yyyy-mm-dd as that local date (property)', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('1900-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }), (d) => {
-        const text = d.toISOString().slice(0, 10);
-        const [y, m, day] = text.split('-').map(Number);
-        const stored = c(text);
-        assert.deepEqual(stored.value, jst(y, m, day));
-        assert.equal(displayValue(stored.value, stored.numberFormat, TZ), text);
-      }),
+      fc.property(
+        fc.date({ min: new Date('1900-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }),
+        (d) => {
+          const text = d.toISOString().slice(0, 10);
+          const [y, m, day] = text.split('-').map(Number);
+          const stored = c(text);
+          assert.deepEqual(stored.value, jst(y, m, day));
+          assert.equal(displayValue(stored.value, stored.numberFormat, TZ), text);
+        },
+      ),
     );
   });
 });
@@ -254,11 +259,14 @@ describe('evaluateFormula', () => {
   it('never throws on hostile input (property)', () => {
     const alphabet = fc.constantFrom(...'=+-*/^&%()",.:;!$\'{}[]<>1aA ZzeE9_|\\\n'.split(''));
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit: alphabet, maxLength: 60 })), (s) => {
-        const v = evaluateFormula(`=${s}`);
-        assert.ok(['string', 'number', 'boolean'].includes(typeof v));
-        if (typeof v === 'number') assert.ok(Number.isFinite(v));
-      }),
+      fc.property(
+        fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit: alphabet, maxLength: 60 })),
+        (s) => {
+          const v = evaluateFormula(`=${s}`);
+          assert.ok(['string', 'number', 'boolean'].includes(typeof v));
+          if (typeof v === 'number') assert.ok(Number.isFinite(v));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -125,7 +125,14 @@ describe('formatDate', () => {
   });
 
   it('agrees with Intl on wall-clock fields for any instant and zone (property)', () => {
-    const zones = ['Asia/Tokyo', 'UTC', 'America/New_York', 'Europe/London', 'Australia/Sydney', 'Asia/Kolkata'];
+    const zones = [
+      'Asia/Tokyo',
+      'UTC',
+      'America/New_York',
+      'Europe/London',
+      'Australia/Sydney',
+      'Asia/Kolkata',
+    ];
     fc.assert(
       fc.property(
         fc.integer({ min: Date.UTC(1950, 0, 1), max: Date.UTC(2100, 0, 1) }),
@@ -178,20 +185,32 @@ describe('zoned helpers', () => {
     );
     // 01:30 happens twice on 2026-11-01: standard time (the second one) is chosen.
     assert.equal(
-      fromZonedParts({ year: 2026, month: 11, day: 1, hour: 1, minute: 30 }, 'America/New_York').toISOString(),
+      fromZonedParts(
+        { year: 2026, month: 11, day: 1, hour: 1, minute: 30 },
+        'America/New_York',
+      ).toISOString(),
       '2026-11-01T06:30:00.000Z',
     );
   });
 
   it('rolls over out-of-range fields', () => {
-    assert.equal(fromZonedParts({ year: 2026, month: 13, day: 1 }, 'UTC').toISOString(), '2027-01-01T00:00:00.000Z');
-    assert.equal(fromZonedParts({ year: 2026, month: 3, day: 0 }, 'UTC').toISOString(), '2026-02-28T00:00:00.000Z');
+    assert.equal(
+      fromZonedParts({ year: 2026, month: 13, day: 1 }, 'UTC').toISOString(),
+      '2027-01-01T00:00:00.000Z',
+    );
+    assert.equal(
+      fromZonedParts({ year: 2026, month: 3, day: 0 }, 'UTC').toISOString(),
+      '2026-02-28T00:00:00.000Z',
+    );
   });
 });
 
 describe('parseDate', () => {
   it('parses numeric patterns in the given zone', () => {
-    assert.equal(parseDate('2026-10-01', 'Asia/Tokyo', 'yyyy-MM-dd').toISOString(), '2026-09-30T15:00:00.000Z');
+    assert.equal(
+      parseDate('2026-10-01', 'Asia/Tokyo', 'yyyy-MM-dd').toISOString(),
+      '2026-09-30T15:00:00.000Z',
+    );
     assert.equal(
       parseDate('2026/10/01 12:34:56', 'Asia/Tokyo', 'yyyy/MM/dd HH:mm:ss').toISOString(),
       '2026-10-01T03:34:56.000Z',
@@ -206,23 +225,47 @@ describe('parseDate', () => {
 
   it('uses a zone found in the text over the argument', () => {
     const iso = "yyyy-MM-dd'T'HH:mm:ssXXX";
-    assert.equal(parseDate('2026-10-01T12:00:00+05:30', 'UTC', iso).toISOString(), '2026-10-01T06:30:00.000Z');
-    assert.equal(parseDate('2026-10-01T12:00:00Z', 'Asia/Tokyo', iso).toISOString(), '2026-10-01T12:00:00.000Z');
-    assert.equal(parseDate('2026-10-01 12:00 JST', 'UTC', 'yyyy-MM-dd HH:mm z').toISOString(), '2026-10-01T03:00:00.000Z');
-    assert.equal(parseDate('2026-10-01 12:00 +0900', 'UTC', 'yyyy-MM-dd HH:mm Z').toISOString(), '2026-10-01T03:00:00.000Z');
+    assert.equal(
+      parseDate('2026-10-01T12:00:00+05:30', 'UTC', iso).toISOString(),
+      '2026-10-01T06:30:00.000Z',
+    );
+    assert.equal(
+      parseDate('2026-10-01T12:00:00Z', 'Asia/Tokyo', iso).toISOString(),
+      '2026-10-01T12:00:00.000Z',
+    );
+    assert.equal(
+      parseDate('2026-10-01 12:00 JST', 'UTC', 'yyyy-MM-dd HH:mm z').toISOString(),
+      '2026-10-01T03:00:00.000Z',
+    );
+    assert.equal(
+      parseDate('2026-10-01 12:00 +0900', 'UTC', 'yyyy-MM-dd HH:mm Z').toISOString(),
+      '2026-10-01T03:00:00.000Z',
+    );
   });
 
   it('parses names, AM/PM and 12-hour clocks', () => {
-    assert.equal(parseDate('Mar 5, 2026 3:04 PM', 'UTC', 'MMM d, yyyy h:mm a').toISOString(), '2026-03-05T15:04:00.000Z');
-    assert.equal(parseDate('March 5 2026 12:04 AM', 'UTC', 'MMMM d yyyy h:mm a').toISOString(), '2026-03-05T00:04:00.000Z');
-    assert.equal(parseDate('Thu, 1 Oct 2026', 'UTC', 'EEE, d MMM yyyy').toISOString(), '2026-10-01T00:00:00.000Z');
+    assert.equal(
+      parseDate('Mar 5, 2026 3:04 PM', 'UTC', 'MMM d, yyyy h:mm a').toISOString(),
+      '2026-03-05T15:04:00.000Z',
+    );
+    assert.equal(
+      parseDate('March 5 2026 12:04 AM', 'UTC', 'MMMM d yyyy h:mm a').toISOString(),
+      '2026-03-05T00:04:00.000Z',
+    );
+    assert.equal(
+      parseDate('Thu, 1 Oct 2026', 'UTC', 'EEE, d MMM yyyy').toISOString(),
+      '2026-10-01T00:00:00.000Z',
+    );
   });
 
   it('is lenient like SimpleDateFormat', () => {
     // Out-of-range fields roll over, text after the pattern is ignored, spaces before numbers are skipped.
     assert.equal(parseDate('2026-13-01', 'UTC', 'yyyy-MM-dd').toISOString(), '2027-01-01T00:00:00.000Z');
     assert.equal(parseDate('2026-02-30', 'UTC', 'yyyy-MM-dd').toISOString(), '2026-03-02T00:00:00.000Z');
-    assert.equal(parseDate('2026-10-01 trailing', 'UTC', 'yyyy-MM-dd').toISOString(), '2026-10-01T00:00:00.000Z');
+    assert.equal(
+      parseDate('2026-10-01 trailing', 'UTC', 'yyyy-MM-dd').toISOString(),
+      '2026-10-01T00:00:00.000Z',
+    );
     assert.equal(parseDate('2026- 1- 5', 'UTC', 'yyyy-MM-dd').toISOString(), '2026-01-05T00:00:00.000Z');
   });
 
