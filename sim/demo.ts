@@ -6,7 +6,7 @@
 import { Emulator, type ExecutionResult } from './gas/index';
 import { FakeMf, TEST_API_KEY } from './mf/fake-mf';
 import { TEST_OFFICE_CODE } from './mf/seed';
-import { serveFakeMf } from './mf/server';
+import { spawnFakeMf } from './mf/spawn';
 
 const OWNER = 'owner@example.com';
 
@@ -26,8 +26,9 @@ function report(title: string, r: ExecutionResult): void {
 
 async function main(): Promise<void> {
   const emu = new Emulator({ bundleDir: 'dist', owner: OWNER });
-  const mf = new FakeMf({ seed: 1, now: () => emu.world.clock.now() });
-  const server = await serveFakeMf(mf);
+  // Same seed as the server: lets the demo describe the data the server holds.
+  const mf = new FakeMf({ seed: 1 });
+  const server = await spawnFakeMf({ seed: 1 });
   try {
     // The script talks to the fake MF over real HTTP on loopback, configured as a user would (DESIGN §7).
     emu.world.fetch.allowLoopback = true;

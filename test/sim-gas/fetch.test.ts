@@ -1,6 +1,9 @@
 /** UrlFetchApp: routing, muteHttpExceptions, and Apps Script's exception messages. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { TEST_API_KEY } from '../../sim/mf/fake-mf';
+import { TEST_OFFICE_CODE } from '../../sim/mf/seed';
+import { spawnFakeMf } from '../../sim/mf/spawn';
 import { fixtureEmulator } from '../helpers/emulator';
 
 const CODE = `
@@ -84,5 +87,39 @@ describe('UrlFetchApp', () => {
     emu.world.fetch.route('*', () => ({ status: 200, headers: {}, body: 'ok' }));
     const r = emu.run('get', { args: ['https://any.example.com/'] });
     assert.equal(r.counters.urlFetches, 1);
+  });
+});
+
+describe('UrlFetchApp over real HTTP on loopback', () => {
+  test('reaches the fake MF server in another process, synchronously, and maps its faults', async () => {
+    const server = await spawnFakeMf({ seed: 2 });
+    try {
+      const emu = fixtureEmulator(`
+        function office(base, key, code) {
+          var ex = UrlFetchApp.fetch(base + '/auth/exchange', { method: 'post', headers: { Authorization: 'Bearer ' + key } });
+          var token = JSON.parse(ex.getContentText()).access_token;
+          var r = UrlFetchApp.fetch(base + '/api/v3/offices?office_code=' + code, { headers: { Authorization: 'Bearer ' + token } });
+          return [r.getResponseCode(), JSON.parse(r.getContentText()).code];
+        }
+        function unauthenticated(base) {
+          return UrlFetchApp.fetch(base + '/api/v3/offices', { muteHttpExceptions: true }).getResponseCode();
+        }`);
+      emu.world.fetch.allowLoopback = true;
+      assert.deepEqual(emu.run('office', { args: [server.url, TEST_API_KEY, TEST_OFFICE_CODE] }).value, [
+        200,
+        TEST_OFFICE_CODE,
+      ]);
+      assert.equal(emu.run('unauthenticated', { args: [server.url] }).value, 401);
+      const blocked = fixtureEmulator(
+        `function f(u) { try { UrlFetchApp.fetch(u); } catch (e) { return String(e); } }`,
+      );
+      assert.match(
+        String(blocked.run('f', { args: [`${server.url}/x`] }).value),
+        /^Exception: DNS error: /,
+        'loopback is off by default',
+      );
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -31,8 +31,3 @@ export class FetchRouter {
     return this.handlers.get(host.toLowerCase()) ?? this.handlers.get('*');
   }
 }
-
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}

@@ -6,8 +6,7 @@
 import type { HttpRequest, HttpResponse } from '../../mf/types';
 import { GasError } from '../errors';
 import { base64EncodeBytes, encodeString, fromSignedBytes } from '../lib/bytes';
-import { syncHttpRequest } from '../lib/sync-http';
-import { isLoopback } from './fetch-router';
+import { isLoopbackHost, syncHttpRequest } from '../lib/sync-http';
 import { method, type ServiceContext, type ServiceTable } from './index';
 
 /** Apps Script gives up on a request after about 60 s (not configurable). */
@@ -84,7 +83,7 @@ function fetchOne(ctx: ServiceContext, p: FetchParams): FetchReply {
   if (handler) {
     world.clock.advance(world.latency.urlFetch);
     res = handler({ method: req.method, url: req.url, headers: req.headers, body: req.body });
-  } else if (world.fetch.allowLoopback && isLoopback(host)) {
+  } else if (world.fetch.allowLoopback && isLoopbackHost(host)) {
     const out = syncHttpRequest({
       method: req.method,
       url: req.url,
