@@ -3,6 +3,7 @@
  * Node globals, and its entry points run by name as Apps Script would call them.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -66,6 +67,16 @@ describe('the bundle', () => {
     const lib = manifest.dependencies.libraries[0];
     assert.deepEqual([lib.userSymbol, lib.version], ['OAuth2', '43']);
     assert.equal(lib.developmentMode, undefined);
+  });
+
+  test('clasp would push exactly the bundle and the manifest (checked offline, no credentials)', () => {
+    const out = execFileSync(path.join(ROOT, 'node_modules/.bin/clasp'), ['show-file-status', '--json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    const status = JSON.parse(out);
+    assert.deepEqual([...status.filesToPush].sort(), ['dist/Code.js', 'dist/appsscript.json']);
+    assert.deepEqual(status.untrackedFiles, []);
   });
 });
 

@@ -7,10 +7,11 @@ import { buildSync } from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let guest: vm.Script | undefined;
+let guestText: string | undefined;
 
-/** The guest services as one classic script (es2019, like the bundle it serves). */
-export function guestScript(): vm.Script {
-  if (!guest) {
+/** The guest services' source as one classic script (es2019, like the bundle it serves). */
+export function guestSource(): string {
+  if (guestText === undefined) {
     const out = buildSync({
       entryPoints: [path.join(here, 'guest', 'index.ts')],
       bundle: true,
@@ -20,8 +21,13 @@ export function guestScript(): vm.Script {
       write: false,
       platform: 'neutral',
     });
-    guest = new vm.Script(out.outputFiles[0].text, { filename: 'kicho-emulator-services.js' });
+    guestText = out.outputFiles[0].text;
   }
+  return guestText;
+}
+
+export function guestScript(): vm.Script {
+  if (!guest) guest = new vm.Script(guestSource(), { filename: 'kicho-emulator-services.js' });
   return guest;
 }
 
