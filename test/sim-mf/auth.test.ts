@@ -41,7 +41,11 @@ function oauthLogin(mf: FakeMf, scope = '') {
   assert.equal(reply.status, 302);
   const tokens = tokenRequest(
     mf,
-    { grant_type: 'authorization_code', code: codeFrom(reply.headers.Location ?? ''), redirect_uri: REDIRECT },
+    {
+      grant_type: 'authorization_code',
+      code: codeFrom(reply.headers.Location ?? ''),
+      redirect_uri: REDIRECT,
+    },
     [TEST_CLIENT_ID, TEST_CLIENT_SECRET],
   );
   assert.equal(tokens.status, 200, tokens.raw.body);
@@ -101,13 +105,21 @@ describe('Bearer authentication on /api/v3', () => {
 
   test('an unknown token is 401 access_token_is_not_active_or_invalid', () => {
     const { client } = setup();
-    assertError(client.get('/api/v3/offices', { token: 'nope' }), 401, 'access_token_is_not_active_or_invalid');
+    assertError(
+      client.get('/api/v3/offices', { token: 'nope' }),
+      401,
+      'access_token_is_not_active_or_invalid',
+    );
   });
 
   test('a non-Bearer scheme is 401 access_token_is_not_active_or_invalid', () => {
     const { mf } = setup();
     const reply = toReply(
-      mf.handle({ method: 'GET', url: `${API}/api/v3/offices`, headers: { Authorization: 'Basic Zm9vOmJhcg==' } }),
+      mf.handle({
+        method: 'GET',
+        url: `${API}/api/v3/offices`,
+        headers: { Authorization: 'Basic Zm9vOmJhcg==' },
+      }),
     );
     assertError(reply, 401, 'access_token_is_not_active_or_invalid');
   });
@@ -148,12 +160,18 @@ describe('office_code with API-key tokens', () => {
     );
     const offices = client.get('/api/v3/accessible_offices', { officeCode: null });
     assert.equal(offices.status, 200);
-    assert.deepEqual(offices.json.offices, [{ code: '1234-5678', name: '株式会社サンプル', type: 'CORPORATE' }]);
+    assert.deepEqual(offices.json.offices, [
+      { code: '1234-5678', name: '株式会社サンプル', type: 'CORPORATE' },
+    ]);
   });
 
   test('another office code is rejected', () => {
     const { client } = setup();
-    assertError(client.get('/api/v3/offices', { officeCode: '9999-0000' }), 400, 'invalid_query_parameter_value');
+    assertError(
+      client.get('/api/v3/offices', { officeCode: '9999-0000' }),
+      400,
+      'invalid_query_parameter_value',
+    );
   });
 
   test('a key configured for an office the fake does not hold gets 409 no_office_found', () => {
@@ -179,7 +197,10 @@ describe('OAuth authorization code flow', () => {
 
   test('/authorize rejects an unknown client without redirecting', () => {
     const { mf } = setup();
-    const reply = authorize(mf, `response_type=code&client_id=evil&redirect_uri=${encodeURIComponent(REDIRECT)}`);
+    const reply = authorize(
+      mf,
+      `response_type=code&client_id=evil&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+    );
     assert.equal(reply.status, 400);
     assert.equal(reply.json.error, 'invalid_client');
   });
@@ -190,7 +211,10 @@ describe('OAuth authorization code flow', () => {
     const badScope = authorize(mf, `response_type=code&${base}&scope=mfc/accounting/everything`);
     assert.equal(new URL(badScope.headers.Location ?? '').searchParams.get('error'), 'invalid_scope');
     const badType = authorize(mf, `response_type=token&${base}`);
-    assert.equal(new URL(badType.headers.Location ?? '').searchParams.get('error'), 'unsupported_response_type');
+    assert.equal(
+      new URL(badType.headers.Location ?? '').searchParams.get('error'),
+      'unsupported_response_type',
+    );
   });
 
   test('/token accepts HTTP Basic client authentication', () => {
@@ -221,13 +245,16 @@ describe('OAuth authorization code flow', () => {
     const { mf } = setup();
     const code = () =>
       codeFrom(
-        authorize(mf, `response_type=code&client_id=${TEST_CLIENT_ID}&redirect_uri=${encodeURIComponent(REDIRECT)}`)
-          .headers.Location ?? '',
+        authorize(
+          mf,
+          `response_type=code&client_id=${TEST_CLIENT_ID}&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+        ).headers.Location ?? '',
       );
-    const wrongSecret = tokenRequest(mf, { grant_type: 'authorization_code', code: code(), redirect_uri: REDIRECT }, [
-      TEST_CLIENT_ID,
-      'wrong',
-    ]);
+    const wrongSecret = tokenRequest(
+      mf,
+      { grant_type: 'authorization_code', code: code(), redirect_uri: REDIRECT },
+      [TEST_CLIENT_ID, 'wrong'],
+    );
     assert.equal(wrongSecret.status, 401);
     assert.equal(wrongSecret.json.error, 'invalid_client');
 
@@ -279,12 +306,20 @@ describe('OAuth authorization code flow', () => {
     const { mf } = setup();
     const first = oauthLogin(mf);
     const creds: [string, string] = [TEST_CLIENT_ID, TEST_CLIENT_SECRET];
-    const second = tokenRequest(mf, { grant_type: 'refresh_token', refresh_token: first.refresh_token }, creds);
+    const second = tokenRequest(
+      mf,
+      { grant_type: 'refresh_token', refresh_token: first.refresh_token },
+      creds,
+    );
     assert.equal(second.status, 200);
     assert.notEqual(second.json.refresh_token, first.refresh_token);
     assert.notEqual(second.json.access_token, first.access_token);
     // A second process still holding the old refresh token loses.
-    const stale = tokenRequest(mf, { grant_type: 'refresh_token', refresh_token: first.refresh_token }, creds);
+    const stale = tokenRequest(
+      mf,
+      { grant_type: 'refresh_token', refresh_token: first.refresh_token },
+      creds,
+    );
     assert.equal(stale.status, 400);
     assert.equal(stale.json.error, 'invalid_grant');
     assertError(

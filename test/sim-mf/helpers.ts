@@ -72,7 +72,12 @@ export class TestClient {
 
 export function toReply(raw: HttpResponse): Reply {
   const isJson = (raw.headers['Content-Type'] ?? '').startsWith('application/json');
-  return { status: raw.status, headers: raw.headers, json: isJson && raw.body ? JSON.parse(raw.body) : undefined, raw };
+  return {
+    status: raw.status,
+    headers: raw.headers,
+    json: isJson && raw.body ? JSON.parse(raw.body) : undefined,
+    raw,
+  };
 }
 
 /** A fake on a controllable clock, with an API-key token already exchanged. */
@@ -92,13 +97,21 @@ export function assertError(reply: Reply, status: number, code: string, message?
 }
 
 export function firstLine(mf: FakeMf, predicate: (tx: Transaction) => boolean = () => true): Transaction {
-  const tx = mf.transactions().find((candidate) => candidate.journalizing_status === 'none' && predicate(candidate));
+  const tx = mf
+    .transactions()
+    .find((candidate) => candidate.journalizing_status === 'none' && predicate(candidate));
   assert.ok(tx, 'no matching none line in the dataset');
   return tx;
 }
 
-/** A minimal valid POST /journals body for a date. */
-export function journalBody(mf: FakeMf, overrides: Record<string, unknown> = {}, value = 1100) {
+type SideBody = Record<string, unknown>;
+
+export interface JournalBody {
+  journal: { branches: { remark?: string; debitor: SideBody; creditor: SideBody }[]; [key: string]: unknown };
+}
+
+/** A minimal valid POST /journals body: 消耗品費 1,100 (tax included) paid in cash on 2026-05-10. */
+export function journalBody(mf: FakeMf, overrides: Record<string, unknown> = {}, value = 1100): JournalBody {
   return {
     journal: {
       transaction_date: '2026-05-10',
@@ -115,4 +128,11 @@ export function journalBody(mf: FakeMf, overrides: Record<string, unknown> = {},
       ...overrides,
     },
   };
+}
+
+/** The debit or credit side of the first branch, to tweak one field of a valid body. */
+export function firstSide(body: JournalBody, which: 'debitor' | 'creditor'): SideBody {
+  const branch = body.journal.branches[0];
+  assert.ok(branch);
+  return branch[which];
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Messages } from '../../sim/mf/errors';
 import type { Transaction } from '../../sim/mf/types';
-import { assertError, setup } from './helpers';
+import { assertError, firstLine, setup } from './helpers';
 
 const WINDOW = 'start_date=2026-01-01&end_date=2026-06-30';
 
@@ -19,19 +19,35 @@ describe('GET /transactions: dates', () => {
 
   test('a malformed date is invalid_query_parameter_value', () => {
     const { client } = setup();
-    assertError(list(client, 'start_date=2026/01/01&end_date=2026-06-30'), 400, 'invalid_query_parameter_value');
-    assertError(list(client, 'start_date=2026-02-30&end_date=2026-06-30'), 400, 'invalid_query_parameter_value');
+    assertError(
+      list(client, 'start_date=2026/01/01&end_date=2026-06-30'),
+      400,
+      'invalid_query_parameter_value',
+    );
+    assertError(
+      list(client, 'start_date=2026-02-30&end_date=2026-06-30'),
+      400,
+      'invalid_query_parameter_value',
+    );
   });
 
   test('at most 366 days apart', () => {
     const { client } = setup();
     assert.equal(list(client, 'start_date=2026-01-01&end_date=2027-01-02').status, 200);
-    assertError(list(client, 'start_date=2026-01-01&end_date=2027-01-03'), 400, 'invalid_query_parameter_value');
+    assertError(
+      list(client, 'start_date=2026-01-01&end_date=2027-01-03'),
+      400,
+      'invalid_query_parameter_value',
+    );
   });
 
   test('end before start is rejected', () => {
     const { client } = setup();
-    assertError(list(client, 'start_date=2026-02-01&end_date=2026-01-31'), 400, 'invalid_query_parameter_value');
+    assertError(
+      list(client, 'start_date=2026-02-01&end_date=2026-01-31'),
+      400,
+      'invalid_query_parameter_value',
+    );
   });
 
   test('only lines inside the window are returned', () => {
@@ -45,8 +61,18 @@ describe('GET /transactions: dates', () => {
 describe('GET /transactions: paging', () => {
   test('per_page must be between 10 and 500', () => {
     const { client } = setup();
-    assertError(list(client, `${WINDOW}&per_page=9`), 400, 'invalid_query_parameter_value', Messages.transactionsPerPage);
-    assertError(list(client, `${WINDOW}&per_page=501`), 400, 'invalid_query_parameter_value', Messages.transactionsPerPage);
+    assertError(
+      list(client, `${WINDOW}&per_page=9`),
+      400,
+      'invalid_query_parameter_value',
+      Messages.transactionsPerPage,
+    );
+    assertError(
+      list(client, `${WINDOW}&per_page=501`),
+      400,
+      'invalid_query_parameter_value',
+      Messages.transactionsPerPage,
+    );
     assertError(list(client, `${WINDOW}&per_page=abc`), 400, 'invalid_query_parameter_value');
     assert.equal(list(client, `${WINDOW}&per_page=10`).json.transactions.length, 10);
     assert.equal(list(client, `${WINDOW}&per_page=500`).status, 200);
@@ -78,7 +104,11 @@ describe('GET /transactions: paging', () => {
     const reply = list(client, 'start_date=2024-01-01&end_date=2024-01-31');
     assert.equal(reply.status, 200);
     assert.deepEqual(reply.json, { transactions: [], metadata: { total_count: 0, total_pages: 0 } });
-    assertError(list(client, 'start_date=2024-01-01&end_date=2024-01-31&page=2'), 400, 'invalid_query_parameter_value');
+    assertError(
+      list(client, 'start_date=2024-01-01&end_date=2024-01-31&page=2'),
+      400,
+      'invalid_query_parameter_value',
+    );
   });
 
   test('walking every page yields every line exactly once', () => {
@@ -96,17 +126,26 @@ describe('GET /transactions: paging', () => {
 describe('GET /transactions: filters', () => {
   test('journalizing_statuses is repeated form-style', () => {
     const { client, mf } = setup();
-    const reply = list(client, `${WINDOW}&per_page=500&journalizing_statuses=none&journalizing_statuses=excluded`);
+    const reply = list(
+      client,
+      `${WINDOW}&per_page=500&journalizing_statuses=none&journalizing_statuses=excluded`,
+    );
     const statuses = new Set(reply.json.transactions.map((tx: Transaction) => tx.journalizing_status));
     assert.deepEqual([...statuses].sort(), ['excluded', 'none']);
-    const expected = mf.transactions().filter((tx) => ['none', 'excluded'].includes(tx.journalizing_status)).length;
+    const expected = mf
+      .transactions()
+      .filter((tx) => ['none', 'excluded'].includes(tx.journalizing_status)).length;
     assert.equal(reply.json.metadata.total_count, expected);
   });
 
   test('journalizing_statuses[] is 400 unsupported_query_parameter', () => {
     const { client } = setup();
     assertError(list(client, `${WINDOW}&journalizing_statuses[]=none`), 400, 'unsupported_query_parameter');
-    assertError(list(client, `${WINDOW}&journalizing_statuses%5B%5D=none`), 400, 'unsupported_query_parameter');
+    assertError(
+      list(client, `${WINDOW}&journalizing_statuses%5B%5D=none`),
+      400,
+      'unsupported_query_parameter',
+    );
   });
 
   test('an unknown status value is rejected', () => {
@@ -170,11 +209,22 @@ describe('GET /transactions: filters', () => {
 
   test('value_min / value_max require side', () => {
     const { client } = setup();
-    assertError(list(client, `${WINDOW}&value_min=1000`), 400, 'missing_required_query_parameter', Messages.sideRequired);
-    assertError(list(client, `${WINDOW}&value_max=1000`), 400, 'missing_required_query_parameter', Messages.sideRequired);
+    assertError(
+      list(client, `${WINDOW}&value_min=1000`),
+      400,
+      'missing_required_query_parameter',
+      Messages.sideRequired,
+    );
+    assertError(
+      list(client, `${WINDOW}&value_max=1000`),
+      400,
+      'missing_required_query_parameter',
+      Messages.sideRequired,
+    );
     const reply = list(client, `${WINDOW}&per_page=500&side=EXPENSE&value_min=1000&value_max=2000`);
     assert.ok(reply.json.transactions.length > 0);
-    for (const tx of reply.json.transactions) assert.ok(tx.value >= 1000 && tx.value <= 2000 && tx.side === 'EXPENSE');
+    for (const tx of reply.json.transactions)
+      assert.ok(tx.value >= 1000 && tx.value <= 2000 && tx.side === 'EXPENSE');
   });
 
   test('content with each content_match_type', () => {
@@ -189,7 +239,11 @@ describe('GET /transactions: filters', () => {
     assert.ok(forward.length > 0 && forward.every((c: string) => c.startsWith('ﾌﾘｺﾐ')));
     const backward = contents(`content=${encodeURIComponent('ﾃｽｳﾘﾖｳ')}&content_match_type=backward`);
     assert.ok(backward.length > 0 && backward.every((c: string) => c.endsWith('ﾃｽｳﾘﾖｳ')));
-    assertError(list(client, `${WINDOW}&content=x&content_match_type=regex`), 400, 'invalid_query_parameter_value');
+    assertError(
+      list(client, `${WINDOW}&content=x&content_match_type=regex`),
+      400,
+      'invalid_query_parameter_value',
+    );
   });
 
   test('order is by date, desc by default', () => {
@@ -241,5 +295,57 @@ describe('POST /transactions', () => {
       400,
       'invalid_request_body_parameter',
     );
+  });
+});
+
+describe('FakeMf line helpers', () => {
+  test('addTransactions adds lines as a sync would, with defaults and seeded ids', () => {
+    const { client, mf } = setup({ lineCount: 50 });
+    assert.equal(mf.transactions().length, 50);
+    const card = mf.findConnectedAccount('三井住友カード');
+    const [a, b] = mf.addTransactions([
+      { date: '2026-06-30', value: 1980, side: 'EXPENSE', content: 'ｱﾏｿﾞﾝ', connected_account_id: card.id },
+      { date: '2026-06-30', value: 1980, side: 'EXPENSE', content: 'ｱﾏｿﾞﾝ', connected_account_id: card.id },
+    ]);
+    assert.ok(a && b);
+    assert.notEqual(a.id, b.id);
+    assert.match(a.id, /%3D%3D$/);
+    assert.equal(a.journalizing_status, 'none');
+    assert.equal(a.connected_sub_account_id, null);
+    const listed = client.get(
+      `/api/v3/transactions?start_date=2026-06-30&end_date=2026-06-30&connected_account_id=${card.id}&content=${encodeURIComponent('ｱﾏｿﾞﾝ')}&content_match_type=exact&value_min=1980&value_max=1980&side=EXPENSE`,
+    );
+    const ids = listed.json.transactions.map((tx: Transaction) => tx.id);
+    assert.ok(ids.includes(a.id) && ids.includes(b.id));
+
+    const [defaulted] = mf.addTransactions([{ date: '2026-06-30', value: 5, side: 'INCOME' }]);
+    const bank = mf.findConnectedAccount('三井住友銀行');
+    assert.equal(defaulted?.connected_account_id, bank.id);
+    assert.equal(defaulted?.connected_sub_account_id, bank.connected_sub_accounts[0]?.id);
+    assert.equal(defaulted?.content, null);
+
+    assert.throws(() =>
+      mf.addTransactions([{ date: '2026-06-30', value: 1, side: 'INCOME', connected_account_id: 'x' }]),
+    );
+    assert.throws(() => mf.addTransactions([{ id: a.id, date: '2026-06-30', value: 1, side: 'INCOME' }]));
+  });
+
+  test('updateTransaction changes a line as MF would after a sync', () => {
+    const { mf } = setup();
+    const line = mf.transactions()[0];
+    assert.ok(line);
+    assert.equal(
+      mf.updateTransaction(line.id, { journalizing_status: 'modified' }).journalizing_status,
+      'modified',
+    );
+    assert.equal(mf.transaction(line.id)?.journalizing_status, 'modified');
+    assert.throws(() => mf.updateTransaction('nope', {}));
+  });
+
+  test('inspection returns copies, not the fake state', () => {
+    const { mf } = setup();
+    const line = firstLine(mf);
+    line.journalizing_status = 'excluded';
+    assert.equal(mf.transaction(line.id)?.journalizing_status, 'none');
   });
 });

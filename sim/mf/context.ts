@@ -1,0 +1,83 @@
+// What an /api/v3 handler gets: the parsed request, who is calling, the books, and the clock. Also the
+// id lookups whose rules differ between path, query and body (mf-api.md §3).
+
+import type { Principal } from './auth';
+import { formatTimestamp } from './dates';
+import { badRequest, Messages } from './errors';
+import { pathIdCandidates, storedIdFromQueryValue } from './ids';
+import type { ParsedRequest } from './request';
+import type { MfStore } from './store';
+
+export interface ApiSettings {
+  /** When true a second journalize of a registered line makes a second journal instead of a 400. */
+  permissiveJournalize: boolean;
+  /** Listing calls a new journal stays invisible for (0 = at once). */
+  journalVisibilityLag: number;
+  /** Appended to memo of journals created with an OAuth token. */
+  appName: string;
+}
+
+export class ApiContext {
+  constructor(
+    readonly req: ParsedRequest,
+    readonly principal: Principal,
+    readonly store: MfStore,
+    readonly settings: ApiSettings,
+    readonly nowMs: number,
+    /** The raw path segment after the route prefix, for `/journals/{id}`. */
+    readonly pathParam: string | undefined,
+    private readonly parsedBody: unknown,
+  ) {}
+
+  get query() {
+    return this.req.query;
+  }
+
+  body(): unknown {
+    return this.parsedBody;
+  }
+
+  timestamp(): string {
+    return formatTimestamp(this.nowMs);
+  }
+
+  /**
+   * MF rewrites memo on create: OAuth apps get "\n<app name>" appended [O S8, S4]; API-key calls get a
+   * trailing "\n" when memo is non-empty [O S4]. This is why clients must never key on memo.
+   */
+  stampMemo(memo: string | null): string | null {
+    if (this.principal.mode === 'oauth') return `${memo ?? ''}\n${this.settings.appName}`;
+    return memo ? `${memo}\n` : memo;
+  }
+}
+
+/** Resolves `{id}` in a path: decoded once, so `%2B` and `%252B` on the wire both reach the id. */
+export function idFromPath<T>(raw: string | undefined, find: (id: string) => T | undefined): T {
+  if (raw !== undefined && raw !== '' && !raw.includes('/')) {
+    for (const candidate of pathIdCandidates(raw)) {
+      const found = find(candidate);
+      if (found !== undefined) return found;
+    }
+  }
+  throw badRequest('invalid_request_path_parameter', Messages.idNotFound);
+}
+
+/** Maps a query id to its stored form; a double-encoded or malformed value is rejected. */
+export function idFromQuery(name: string, value: string): string {
+  const stored = storedIdFromQueryValue(value);
+  if (stored === undefined) {
+    throw badRequest(
+      'invalid_query_parameter_value',
+      `${name} is not a valid id: send the id exactly as returned, without encoding it again.`,
+    );
+  }
+  return stored;
+}
+
+/** A query id that must name an existing entity (e.g. connected_account_id, account_id). */
+export function existingIdFromQuery(name: string, value: string, exists: (id: string) => boolean): string {
+  const stored = idFromQuery(name, value);
+  if (!exists(stored))
+    throw badRequest('invalid_query_parameter_value', `The given ${name} does not exist for this office.`);
+  return stored;
+}

@@ -1,0 +1,326 @@
+// FakeMf: an in-process stand-in for MF Cloud Accounting API v3 and its auth server. The Apps Script
+// emulator's UrlFetchApp hands every request for a configured MF base URL to `handle`; routing is by
+// path only, so any host works. Tests inspect the books directly and inject faults per request.
+
+import { type AuthMode, AuthServer } from './auth';
+import type { ApiSettings } from './context';
+import { errorResponse, Messages } from './errors';
+import {
+  type FaultHandle,
+  FaultInjector,
+  type FaultKind,
+  type FaultSpec,
+  faultResponse,
+  isAfterCommit,
+  type RateLimit,
+  RateLimiter,
+} from './faults';
+import { IdFactory } from './ids';
+import { renderJournal } from './journal-view';
+import { Random } from './random';
+import { type ParsedRequest, parseRequest } from './request';
+import { handleApi } from './router';
+import { buildDataset, TEST_OFFICE_CODE } from './seed';
+import { MfStore } from './store';
+import type {
+  Account,
+  ConnectedAccount,
+  HttpRequest,
+  HttpResponse,
+  Journal,
+  MfDataset,
+  Tax,
+  Transaction,
+} from './types';
+
+export { TEST_OFFICE_CODE } from './seed';
+
+/** Looks nothing like a production key (`mf_api_prd_…`), so it can sit in fixtures and docs. */
+export const TEST_API_KEY = 'mf_api_test_key_0001';
+export const TEST_CLIENT_ID = 'kicho-test-client';
+export const TEST_CLIENT_SECRET = 'kicho-test-secret';
+export const DEFAULT_APP_NAME = 'kicho';
+
+export interface FakeMfOptions {
+  /** Seeds the dataset and every id and token the fake hands out (default 1). */
+  seed?: number;
+  /** Virtual clock in ms, used for token expiry, rate limits and create_time/update_time. */
+  now?: () => number;
+  /** When true, journalizing an already registered line makes another journal instead of a 400. */
+  permissiveJournalize?: boolean;
+  /** API key → office code (default: TEST_API_KEY → 1234-5678). */
+  apiKeys?: Record<string, string>;
+  /** OAuth client_id → client_secret (default: TEST_CLIENT_ID → TEST_CLIENT_SECRET). */
+  oauthClients?: Record<string, string>;
+  /** App name MF appends to memo for OAuth-created journals. */
+  appName?: string;
+  /** Listing calls (GET /journals) every new journal stays invisible for (default 0). */
+  journalVisibilityLag?: number;
+  /** Automatic 429s above this rate (off by default). */
+  rateLimit?: RateLimit;
+  /** Replaces the generated dataset. */
+  dataset?: MfDataset;
+  /** Statement lines in the generated dataset (default 300). */
+  lineCount?: number;
+}
+
+export interface RequestLogEntry {
+  seq: number;
+  /** The fake's clock when the request arrived. */
+  time: number;
+  method: string;
+  /** Raw path, as sent. */
+  path: string;
+  /** Raw query string without `?`. */
+  query: string;
+  status: number;
+  /** The injected fault that shaped the answer, or 'rate-limit'. */
+  fault?: FaultKind | 'rate-limit';
+}
+
+/** A line to add with `addTransactions`: anything left out gets a sensible default. */
+export type NewTransaction = Pick<Transaction, 'date' | 'value' | 'side'> &
+  Partial<Omit<Transaction, 'date' | 'value' | 'side'>>;
+
+/** Datasets are never mutated (the store works on a clone), so tests building many fakes share them. */
+const datasets = new Map<string, MfDataset>();
+
+function cachedDataset(seed: number, lineCount: number | undefined): MfDataset {
+  const key = `${seed}:${lineCount ?? ''}`;
+  let dataset = datasets.get(key);
+  if (!dataset) {
+    dataset = buildDataset(seed, { lineCount });
+    datasets.set(key, dataset);
+  }
+  return dataset;
+}
+
+/** Separates runtime ids and tokens from the dataset's stream, so requests never shift seeded data. */
+const RUNTIME_STREAM = 0x5eed_f00d;
+
+export class FakeMf {
+  readonly requestLog: RequestLogEntry[] = [];
+  private readonly now: () => number;
+  private readonly seed: number;
+  private readonly dataset: MfDataset;
+  private readonly settings: ApiSettings;
+  private readonly apiKeys: Record<string, string>;
+  private readonly oauthClients: Record<string, string>;
+  private readonly faults = new FaultInjector();
+  private readonly rateLimit: RateLimit | undefined;
+  private readonly limiter = new RateLimiter();
+  private store!: MfStore;
+  private auth!: AuthServer;
+  private seq = 0;
+
+  constructor(options: FakeMfOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.seed = options.seed ?? 1;
+    this.dataset = options.dataset ?? cachedDataset(this.seed, options.lineCount);
+    this.settings = {
+      permissiveJournalize: options.permissiveJournalize ?? false,
+      journalVisibilityLag: options.journalVisibilityLag ?? 0,
+      appName: options.appName ?? DEFAULT_APP_NAME,
+    };
+    this.apiKeys = options.apiKeys ?? { [TEST_API_KEY]: TEST_OFFICE_CODE };
+    this.oauthClients = options.oauthClients ?? { [TEST_CLIENT_ID]: TEST_CLIENT_SECRET };
+    this.rateLimit = options.rateLimit;
+    this.reset();
+  }
+
+  /** Back to the initial state: dataset restored, tokens, faults and log cleared, rate limit as constructed. */
+  reset(): void {
+    const random = new Random((this.seed ^ RUNTIME_STREAM) >>> 0);
+    this.store = new MfStore(this.dataset, new IdFactory(random));
+    this.auth = new AuthServer({
+      now: this.now,
+      random,
+      apiKeys: this.apiKeys,
+      oauthClients: this.oauthClients,
+      officeCode: this.store.office.code,
+    });
+    this.faults.clear();
+    this.limiter.configure(this.rateLimit);
+    this.requestLog.length = 0;
+    this.seq = 0;
+  }
+
+  handle(req: HttpRequest): HttpResponse {
+    const parsed = parseRequest(req);
+    const time = this.now();
+    const { response, fault } = this.dispatch(parsed, time);
+    this.requestLog.push({
+      seq: ++this.seq,
+      time,
+      method: parsed.method,
+      path: parsed.path,
+      query: parsed.rawQuery,
+      status: response.status,
+      ...(fault === undefined ? {} : { fault }),
+    });
+    return response;
+  }
+
+  private dispatch(
+    req: ParsedRequest,
+    time: number,
+  ): { response: HttpResponse; fault?: RequestLogEntry['fault'] } {
+    if (req.path.startsWith('/api/v3/')) {
+      const limited = this.limiter.check(time);
+      if (limited) return { response: limited, fault: 'rate-limit' };
+    }
+    const fault = this.faults.takeRequestFault(req);
+    if (fault && !isAfterCommit(fault.kind)) return { response: faultResponse(fault), fault: fault.kind };
+    const lag = this.faults.peekVisibilityLag(req);
+    this.store.createdInRequest = [];
+    const response = this.route(req, time);
+    const created = this.store.createdInRequest;
+    if (lag && created.length > 0) {
+      for (const id of created) this.store.hideFromListings(id, lag.lagReads);
+      lag.consume();
+    }
+    if (fault) return { response: faultResponse(fault), fault: fault.kind };
+    return { response };
+  }
+
+  private route(req: ParsedRequest, time: number): HttpResponse {
+    switch (req.path) {
+      case '/auth/exchange':
+        return this.auth.exchange(req);
+      case '/authorize':
+        return this.auth.authorize(req);
+      case '/token':
+        return this.auth.token(req);
+    }
+    if (req.path.startsWith('/api/v3/')) {
+      return handleApi(req, { auth: this.auth, store: this.store, settings: this.settings, nowMs: time });
+    }
+    return errorResponse(404, 'not_found', Messages.notFound);
+  }
+
+  // Faults and limits
+
+  injectFault(spec: FaultSpec): FaultHandle {
+    return this.faults.add(spec);
+  }
+
+  clearFaults(): void {
+    this.faults.clear();
+  }
+
+  pendingFaults(): FaultSpec[] {
+    return this.faults.pending();
+  }
+
+  /** Turns the automatic limiter on (or off with undefined). */
+  setRateLimit(limit: RateLimit | undefined): void {
+    this.limiter.configure(limit);
+  }
+
+  clearRequestLog(): void {
+    this.requestLog.length = 0;
+  }
+
+  // Inspection, for tests
+
+  /** Every journal, rendered as GET returns it, including ones still hidden from listings. */
+  journals(): Journal[] {
+    return this.store.journals().map((journal) => renderJournal(this.store, journal));
+  }
+
+  journalsByTag(tag: string): Journal[] {
+    return this.journals().filter((journal) => journal.tags.includes(tag));
+  }
+
+  journalsForTransaction(transactionId: string): Journal[] {
+    return this.journals().filter((journal) => journal.transaction_id === transactionId);
+  }
+
+  transactions(): Transaction[] {
+    return structuredClone(this.store.transactions());
+  }
+
+  transaction(id: string): Transaction | undefined {
+    const tx = this.store.transaction(id);
+    return tx && structuredClone(tx);
+  }
+
+  get office() {
+    return structuredClone(this.store.office);
+  }
+
+  accounts(): Account[] {
+    return structuredClone(this.store.accounts);
+  }
+
+  connectedAccounts(): ConnectedAccount[] {
+    return structuredClone(this.store.connectedAccounts);
+  }
+
+  findAccount(name: string): Account {
+    const account = this.store.accounts.find((candidate) => candidate.name === name);
+    if (!account) throw new Error(`FakeMf: no account named ${name}`);
+    return structuredClone(account);
+  }
+
+  findTax(name: string): Tax {
+    const tax = this.store.taxes.find((candidate) => candidate.name === name);
+    if (!tax) throw new Error(`FakeMf: no tax named ${name}`);
+    return structuredClone(tax);
+  }
+
+  findConnectedAccount(name: string): ConnectedAccount {
+    const service = this.store.connectedAccounts.find((candidate) => candidate.name === name);
+    if (!service) throw new Error(`FakeMf: no connected account named ${name}`);
+    return structuredClone(service);
+  }
+
+  /** A valid access token without going through /auth/exchange or /token. */
+  issueAccessToken(mode: AuthMode = 'apiKey'): string {
+    return this.auth.issueAccessToken(mode);
+  }
+
+  /** Adds statement lines as a bank sync would. Defaults: first service (and its first sub-account), `none`. */
+  addTransactions(lines: readonly NewTransaction[]): Transaction[] {
+    const defaultService = this.store.connectedAccounts[0];
+    return lines.map((line) => {
+      const serviceId = line.connected_account_id ?? defaultService?.id;
+      const service = serviceId === undefined ? undefined : this.store.connectedAccount(serviceId);
+      if (!service) throw new Error(`FakeMf.addTransactions: unknown connected account ${serviceId}`);
+      const subId =
+        line.connected_sub_account_id !== undefined
+          ? line.connected_sub_account_id
+          : line.connected_account_id === undefined
+            ? (service.connected_sub_accounts[0]?.id ?? null)
+            : null;
+      if (subId !== null && !service.connected_sub_accounts.some((sub) => sub.id === subId)) {
+        throw new Error(`FakeMf.addTransactions: ${subId} is not a sub-account of ${service.name}`);
+      }
+      if (line.id !== undefined && this.store.transaction(line.id)) {
+        throw new Error(`FakeMf.addTransactions: duplicate id ${line.id}`);
+      }
+      const tx: Transaction = {
+        id: line.id ?? this.store.ids.next(),
+        date: line.date,
+        value: line.value,
+        side: line.side,
+        content: line.content ?? null,
+        memo: line.memo ?? null,
+        journalizing_status: line.journalizing_status ?? 'none',
+        connected_account_id: service.id,
+        connected_sub_account_id: subId,
+        voucher_file_ids: line.voucher_file_ids ?? [],
+      };
+      this.store.putTransaction(tx);
+      return structuredClone(tx);
+    });
+  }
+
+  /** Changes a line as a later sync or a person in the MF UI would (e.g. to `modified` or `excluded`). */
+  updateTransaction(id: string, patch: Partial<Omit<Transaction, 'id'>>): Transaction {
+    const tx = this.store.transaction(id);
+    if (!tx) throw new Error(`FakeMf.updateTransaction: unknown id ${id}`);
+    Object.assign(tx, patch);
+    return structuredClone(tx);
+  }
+}
