@@ -1,7 +1,7 @@
 // The fake MF in a child process. The emulator's UrlFetchApp blocks its thread while a request is in
 // flight (Apps Script is synchronous), so a server it calls over HTTP must not share that thread.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,33 +12,33 @@ export interface SpawnedFakeMf {
   close(): Promise<void>;
 }
 
-/** Starts `sim/mf/serve.ts` on a free loopback port and resolves once it prints its URL. */
+/** Starts `sim/mf/serve.ts` on a free loopback port and resolves once it has printed its URL line. */
 export function spawnFakeMf(options: { seed?: number } = {}): Promise<SpawnedFakeMf> {
-  const child: ChildProcess = spawn(
+  const child = spawn(
     process.execPath,
     ['--import', 'tsx', serveScript, '--port', '0', '--seed', String(options.seed ?? 1)],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
+  // Recorded from the start, so close() also works when the child has already gone.
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const close = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    await exited;
+  };
   return new Promise((resolve, reject) => {
     let out = '';
-    const fail = (why: string) => {
-      child.kill();
-      reject(new Error(`fake MF did not start: ${why}`));
-    };
-    child.once('exit', (code) => fail(`exited with ${code}`));
-    child.stdout?.on('data', (chunk: Buffer) => {
+    let started = false;
+    exited.then((code) => {
+      if (!started) reject(new Error(`fake MF did not start: exited with ${code}\n${out}`));
+    });
+    child.once('error', (e) => reject(e));
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (!m) return;
-      child.removeAllListeners('exit');
-      resolve({
-        url: m[1],
-        close: () =>
-          new Promise<void>((done) => {
-            child.once('exit', () => done());
-            child.kill('SIGINT');
-          }),
-      });
+      // Wait for the whole line: a chunk may end in the middle of the port number.
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+) /.exec(out);
+      if (!m || started) return;
+      started = true;
+      resolve({ url: m[1], close });
     });
   });
 }
