@@ -94,6 +94,12 @@ describe('entry points in the emulator', () => {
     for (const item of menu.items) assert.match(code, new RegExp(`^function ${item.handler}\\(`, 'm'));
   });
 
+  test('onOpen also works when run from the menu or the editor by the owner', () => {
+    const emu = bundleEmulator();
+    assert.equal(emu.run('onOpen', { kind: 'menu' }).status, 'ok');
+    assert.ok(emu.world.ui.menusOf(emu.world.owner).some((m) => m.title === '記帳'));
+  });
+
   test('onOpen in a trigger execution cannot use getUi', () => {
     const emu = bundleEmulator();
     const r = emu.run('onOpen', { kind: 'trigger' });

@@ -76,6 +76,34 @@ describe('UrlFetchApp', () => {
     );
   });
 
+  test('an unreachable host throws Address unavailable; fetchAll fails whole when one request fails', () => {
+    const emu = fixtureEmulator(`${CODE}
+      function all(urls) { try { return UrlFetchApp.fetchAll(urls).map(function (r) { return r.getContentText(); }); } catch (e) { return String(e); } }`);
+    emu.world.fetch.route('ok.example.com', (req) => ({
+      status: 200,
+      headers: {},
+      body: new URL(req.url).pathname,
+    }));
+    emu.world.fetch.route('down.example.com', () => ({
+      status: 200,
+      headers: {},
+      body: '',
+      fault: 'unreachable',
+    }));
+    assert.equal(
+      emu.run('tryGet', { args: ['https://down.example.com/'] }).value,
+      'Exception: Address unavailable: https://down.example.com/',
+    );
+    assert.deepEqual(
+      emu.run('all', { args: [['https://ok.example.com/a', 'https://ok.example.com/b']] }).value,
+      ['/a', '/b'],
+    );
+    assert.equal(
+      emu.run('all', { args: [['https://ok.example.com/a', 'https://down.example.com/']] }).value,
+      'Exception: Address unavailable: https://down.example.com/',
+    );
+  });
+
   test('a simple trigger may not fetch', () => {
     const emu = fixtureEmulator(CODE);
     const r = emu.openSpreadsheet();

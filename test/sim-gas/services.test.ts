@@ -112,6 +112,15 @@ describe('Session, Utilities, HtmlService, Logger', () => {
     assert.equal(formatted, '2026-10-02T00:04:05 Fri');
   });
 
+  test('base64 round trip of UTF-8 text and UUIDs in v4 form, deterministic per seed', () => {
+    const code = `function f() { return [Utilities.base64Encode('記帳'), Utilities.newBlob(Utilities.base64Decode(Utilities.base64Encode('記帳'))).getDataAsString(), Utilities.getUuid()]; }`;
+    const [b64, back, uuid] = fixtureEmulator(code, { seed: 5 }).run('f').value as string[];
+    assert.equal(b64, Buffer.from('記帳').toString('base64'));
+    assert.equal(back, '記帳');
+    assert.match(uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal((fixtureEmulator(code, { seed: 5 }).run('f').value as string[])[2], uuid);
+  });
+
   test('a Shift_JIS blob decodes to Japanese text', () => {
     const emu = fixtureEmulator(
       `function f(bytes) { return Utilities.newBlob(bytes).getDataAsString('Shift_JIS'); }`,

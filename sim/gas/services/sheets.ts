@@ -4,6 +4,7 @@ import { parseA1 } from '../lib/a1';
 import { type CellValue, displayValue } from '../lib/coerce';
 import { method, type ServiceContext, type ServiceTable } from './index';
 import {
+  type CellMeta,
   type ConditionalFormatSpec,
   forEachCell,
   type RangeRef,
@@ -230,7 +231,7 @@ export const SHEETS_SERVICE: ServiceTable = {
       if (!row) continue;
       if (row.v.length > after) row.v.splice(after, 0, ...new Array(n).fill(''));
       if (row.meta) {
-        const moved = new Map<number, typeof row.meta extends Map<number, infer M> ? M : never>();
+        const moved = new Map<number, CellMeta>();
         for (const [c, m] of row.meta) moved.set(c > after ? c + n : c, m);
         row.meta = moved;
       }
