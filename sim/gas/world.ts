@@ -122,6 +122,11 @@ export class World {
   readonly fetch = new FetchRouter();
   readonly executions = new Map<number, ExecutionState>();
   private readonly faults: Fault[] = [];
+  /**
+   * Called before each service call is answered; tests use it to act at a precise point (kill the
+   * execution, let a person sort a sheet). Returning 'kill' kills the calling execution.
+   */
+  beforeCall?: (exec: ExecutionState, call: Call) => 'kill' | undefined;
   private nextExecutionId = 1;
   private randomState: number;
 
@@ -214,6 +219,10 @@ export class World {
       return { ok: false, message: 'Execution has ended.', name: 'EmulatorError', t: this.clock.now() };
     }
     if (this.clock.now() - exec.startedAt > exec.limitMs) {
+      this.killExecution(execId);
+      return this.killedReply();
+    }
+    if (this.beforeCall?.(exec, call) === 'kill') {
       this.killExecution(execId);
       return this.killedReply();
     }

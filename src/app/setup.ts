@@ -2,6 +2,8 @@ import { missingHeaders, missingItems } from '../core/headers';
 import { MSG } from '../core/messages';
 import { SHEET, SHEET_SPECS } from '../core/schema';
 import { SETTING_DEFAULTS } from '../core/settings';
+import { mfClient } from '../gas/mf-connection';
+import { writeMasters } from '../gas/settings-sheet';
 import {
   appendHeaders,
   appendRecords,
@@ -10,6 +12,9 @@ import {
   readColumn,
   readHeaderRow,
 } from '../gas/workbook';
+import { MfApiError } from '../mf/errors';
+import { formatLedger } from '../ui/ledger-format';
+import { fetchMasters } from './masters';
 import { appendRunLog } from './run-log';
 
 export interface SetupSummary {
@@ -45,13 +50,27 @@ export function setup(): SetupSummary {
     }
     if (missing.length > 0) summary.addedHeaders[spec.name] = missing;
   }
+  formatLedger(ensureSheet(SHEET.ledger).sheet);
   summary.addedSettings = addMissingSettings();
+  summary.messages.push(refreshMasters());
   if (summary.addedSettings.length > 0) summary.messages.push(MSG.settingsAdded(summary.addedSettings));
   const headerCount = Object.values(summary.addedHeaders).reduce((n, h) => n + h.length, 0);
   const done = MSG.setupDone(summary.createdSheets.length, headerCount, summary.addedSettings.length);
   summary.messages.unshift(done);
   appendRunLog({ action: MSG.menuSetup, fromTrigger: false, ok: true, count: 0, message: done });
   return summary;
+}
+
+/** Fills マスタ from MF when a connection is configured; says what to do when it is not. */
+function refreshMasters(): string {
+  try {
+    const masters = fetchMasters(mfClient(), new Date().toISOString());
+    writeMasters(masters);
+    return `マスタを取得しました（勘定科目 ${masters.accounts.length} 件、税区分 ${masters.taxes.length} 件、取引先 ${masters.partners.length} 件）。`;
+  } catch (e) {
+    if (e instanceof MfApiError) return `マスタは取得していません: ${e.message}`;
+    throw e;
+  }
 }
 
 /** Adds the 設定 rows people have not got yet, with their defaults; never overwrites a value. */

@@ -1,4 +1,5 @@
 import { headerIndex } from '../core/headers';
+import { toCells } from './cells';
 
 /**
  * Thin adapter over SpreadsheetApp for whole-sheet work. One read or one write per call:
@@ -70,5 +71,33 @@ export function appendRecords(sheet: Sheet, records: ReadonlyArray<Record<string
 /** Appends rows below the last used row, in one write. */
 export function appendRows(sheet: Sheet, rows: unknown[][]): void {
   if (rows.length === 0) return;
-  sheet.getRange(sheet.getLastRow() + 1, 1, rows.length, rows[0].length).setValues(rows);
+  const first = sheet.getLastRow() + 1;
+  const needed = first + rows.length - 1;
+  // Writing below the sheet's last row is an error in Sheets: make room first.
+  if (needed > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), needed - sheet.getMaxRows());
+  sheet.getRange(first, 1, rows.length, rows[0].length).setValues(toCells(rows));
+}
+
+/**
+ * Replaces every data row of a system-owned sheet (ドライラン, 要確認) with `records`, under its
+ * headers: one clear and one write.
+ */
+export function replaceDataRows(name: string, records: ReadonlyArray<Record<string, unknown>>): void {
+  const { sheet } = ensureSheet(name);
+  const index = headerIndex(readHeaderRow(sheet));
+  const width = Math.max(0, ...index.values()) + 1;
+  const last = sheet.getLastRow();
+  if (last > 1) sheet.getRange(2, 1, last - 1, width).clearContent();
+  if (records.length === 0) return;
+  const rows = records.map((record) => {
+    const row: unknown[] = new Array(width).fill('');
+    for (const [header, value] of Object.entries(record)) {
+      const col = index.get(header);
+      if (col !== undefined) row[col] = value;
+    }
+    return row;
+  });
+  const needed = rows.length + 1;
+  if (needed > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), needed - sheet.getMaxRows());
+  sheet.getRange(2, 1, rows.length, width).setValues(toCells(rows));
 }

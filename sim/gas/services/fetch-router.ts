@@ -14,6 +14,8 @@ export interface FetchRecord {
   body?: string;
   status?: number;
   error?: string;
+  /** Whether the calling execution held the script lock during the request (it never should). */
+  heldScriptLock: boolean;
 }
 
 export class FetchRouter {

@@ -76,7 +76,14 @@ function fetchOne(ctx: ServiceContext, p: FetchParams): FetchReply {
     throw new GasError(`Invalid argument: ${p.url}`);
   const req = buildRequest(p);
   const host = new URL(req.url).hostname;
-  const record = { exec: exec.id, method: req.method, url: req.url, headers: req.headers, body: req.body };
+  const record = {
+    exec: exec.id,
+    method: req.method,
+    url: req.url,
+    headers: req.headers,
+    body: req.body,
+    heldScriptLock: world.locks.holder('script') === exec.id,
+  };
   world.fetch.log.push(record);
   const handler = world.fetch.handlerFor(host);
   let res: HttpResponse;

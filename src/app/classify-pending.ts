@@ -1,0 +1,52 @@
+/**
+ * classifyPending(): pending 操作 first, then the ルール sheet on 未判定 rows (DESIGN §1 判定).
+ */
+import { classifyRows } from '../core/classify';
+import { applyOperations } from '../core/operations';
+import { applyChanges, merge } from '../core/protocol';
+import { parseRules } from '../core/rules';
+import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
+import { scriptLock } from '../gas/lock';
+import { readMasters, readRuleValues } from '../gas/settings-sheet';
+import { type RunContext, type RunResult, runEntry } from './run';
+
+export function runClassify(ctx: RunContext): RunResult {
+  const { rules, problems } = parseRules(readRuleValues());
+  const masters = readMasters();
+  const messages = problems.map((p) => p.message);
+  const lock = scriptLock();
+  if (!lock.acquire()) {
+    return {
+      ok: false,
+      count: 0,
+      messages: ['別の実行が進行中です。しばらく待ってからもう一度実行してください。'],
+    };
+  }
+  let decided = 0;
+  let approved = 0;
+  let review = 0;
+  let operations = 0;
+  try {
+    const now = new Date().toISOString();
+    const table = readLedger();
+    const ops = applyOperations(table.rows, masters, ctx.who, now);
+    const after = applyChanges(table, ops);
+    const decisions = classifyRows(after.rows, rules, masters, now);
+    writeLedgerChanges(table, merge([...ops, ...decisions]));
+    operations = ops.length;
+    decided = decisions.length;
+    approved = decisions.filter((d) => d.patch.状態 === '送信待ち').length;
+    review = decisions.filter((d) => d.patch.状態 === '要確認').length;
+  } finally {
+    lock.flushAndRelease();
+  }
+  messages.unshift(
+    `${decided} 件を判定しました（送信待ち ${approved} 件、要確認 ${review} 件）。` +
+      (operations > 0 ? ` 操作 ${operations} 件を反映しました。` : ''),
+  );
+  return { count: decided, messages, decided, approved, review, operations };
+}
+
+export function classifyPending(e?: unknown) {
+  return runEntry('判定', e, (ctx) => runClassify(ctx));
+}

@@ -1,0 +1,161 @@
+/**
+ * postApproved(): the posting protocol of DESIGN §5 over the real adapters: the script lock, the
+ * 台帳 sheet, and MF's journalize endpoint with the row's remote tag.
+ */
+import { fingerprint } from '../core/fingerprint';
+import { isMfKey, remoteTag } from '../core/keys';
+import type { LedgerRecord } from '../core/ledger';
+import { type Masters, resolvePosting } from '../core/masters';
+import type { Claimed, SendResult } from '../core/posting';
+import { type PostingSummary, postApproved as runProtocol, type SenderPort } from '../core/protocol';
+import { scriptClock } from '../gas/clock';
+import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
+import { scriptLock } from '../gas/lock';
+import { mfClient } from '../gas/mf-connection';
+import { lastLedgerRows, recordLedgerRows } from '../gas/run-state';
+import { readMasters, readSettings } from '../gas/settings-sheet';
+import type { MfClient } from '../mf/client';
+import type { SendOutcome } from '../mf/types';
+import { type RunContext, type RunResult, runEntry } from './run';
+
+/** MF's remark is limited to 200 characters. */
+const REMARK_LIMIT = 200;
+
+export function journalizeRequest(record: LedgerRecord, masters: Masters) {
+  const resolved = resolvePosting(masters, {
+    勘定科目: String(record.勘定科目),
+    補助科目: String(record.補助科目),
+    税区分: String(record.税区分),
+    取引先: String(record.取引先),
+  });
+  if (!resolved.ok) return { ok: false as const, problems: resolved.problems };
+  const r = resolved.value;
+  return {
+    ok: true as const,
+    request: {
+      transaction_id: String(record.明細ID),
+      account_id: r.accountId,
+      sub_account_id: r.subAccountId,
+      tax_id: r.taxId,
+      trade_partner_code: r.partnerCode,
+      transaction_date: String(record.取引日),
+      remark: String(record.摘要).slice(0, REMARK_LIMIT),
+      tags: [remoteTag(String(record.キー))],
+    },
+  };
+}
+
+/** "Already journalized" is answered by looking the journal up, never by sending again. */
+function lookUp(client: MfClient, record: LedgerRecord, print: string): SendResult {
+  const date = String(record.取引日);
+  const found = client.listJournals({
+    startDate: date,
+    endDate: date,
+    transactionIds: [String(record.明細ID)],
+  });
+  const journal = found.find((j) => j.transaction_id === String(record.明細ID));
+  if (journal) return { kind: 'found', journalId: journal.id, fingerprint: print };
+  return { kind: 'unknown', reason: 'MFは仕訳済みと答えましたが、仕訳が見つかりません' };
+}
+
+function toResult(outcome: SendOutcome, print: string, client: MfClient, record: LedgerRecord): SendResult {
+  switch (outcome.kind) {
+    case 'created':
+      return { kind: 'created', journalId: outcome.journalId, fingerprint: print };
+    case 'already-journalized':
+      try {
+        return lookUp(client, record, print);
+      } catch (_e) {
+        return { kind: 'unknown', reason: 'MFは仕訳済みと答えましたが、確認の問い合わせに失敗しました' };
+      }
+    default:
+      return outcome;
+  }
+}
+
+export function mfSender(client: MfClient, masters: Masters): SenderPort {
+  return {
+    send(c: Claimed): SendResult {
+      if (!isMfKey(c.key)) return { kind: 'invalid', problems: ['CSVの行の登録にはまだ対応していません。'] };
+      const built = journalizeRequest(c.record, masters);
+      if (!built.ok) return { kind: 'invalid', problems: built.problems };
+      const print = fingerprint(c.record);
+      try {
+        return toResult(client.journalize(built.request), print, client, c.record);
+      } catch (e) {
+        // The client maps every answer; an exception here means we cannot tell what happened.
+        return { kind: 'unknown', reason: e instanceof Error ? e.message : String(e) };
+      }
+    },
+  };
+}
+
+function describe(s: PostingSummary): string {
+  const parts = [`${s.posted} 件を登録しました。`];
+  if (s.unknown > 0) parts.push(`${s.unknown} 件は結果が不明です（照合で確認します。再送はしません）。`);
+  if (s.failed > 0) parts.push(`${s.failed} 件はMFが拒否しました（台帳のメモを見て直してください）。`);
+  if (s.returned > 0) parts.push(`${s.returned} 件は送信を見送り、送信待ちに戻しました。`);
+  if (s.needsReview > 0) parts.push(`${s.needsReview} 件は要確認にしました。`);
+  if (s.stoppedBy === 'time')
+    parts.push('実行時間の上限が近いため途中で止めました。続きは次の実行で送ります。');
+  if (s.stoppedBy === 'limit') parts.push('1回の送信上限に達しました。続きは次の実行で送ります。');
+  return parts.join(' ');
+}
+
+/** The lost-ledger guard: far fewer rows than the last run saw means rows went missing. */
+export function ledgerLooksLost(rows: number, last: number): boolean {
+  return last > 0 && (rows === 0 || rows < last / 2);
+}
+
+export function runPost(ctx: RunContext, client?: MfClient): RunResult {
+  const { settings, problems } = readSettings();
+  const messages = problems.map((p) => `${p.cell} ${p.message}`);
+  const sheet = ledgerSheet();
+  // Data rows without reading them all (the protocol reads the 台帳 under the lock anyway).
+  const rowsNow = Math.max(0, sheet.getLastRow() - 1);
+  const last = lastLedgerRows();
+  if (ledgerLooksLost(rowsNow, last)) {
+    return {
+      ok: false,
+      count: 0,
+      messages: [
+        `台帳の行が前回（${last} 行）より大きく減っています（今 ${rowsNow} 行）。二重登録を防ぐため登録を止めました。行を元に戻すか、メニュー「台帳を復元」を実行してください。`,
+        ...messages,
+      ],
+    };
+  }
+  const masters = readMasters();
+  const mf = client ?? mfClient();
+  const clock = scriptClock();
+  const summary = runProtocol({
+    ledger: {
+      read: () => readLedger(sheet),
+      write: (table, changes) => writeLedgerChanges(table, changes, sheet),
+    },
+    lock: scriptLock(),
+    sender: mfSender(mf, masters),
+    clock,
+    masters,
+    who: ctx.who,
+    startedAt: ctx.startedAt,
+    batchLimit: settings.batchLimit,
+  });
+  if (summary.busy) {
+    return {
+      ...summary,
+      ok: false,
+      count: 0,
+      messages: ['別の実行が進行中です。しばらく待ってからもう一度実行してください。'],
+    };
+  }
+  recordLedgerRows(rowsNow);
+  return {
+    ...summary,
+    count: summary.posted,
+    messages: [describe(summary), ...summary.messages, ...messages],
+  };
+}
+
+export function postApproved(e?: unknown) {
+  return runEntry('登録の実行', e, (ctx) => runPost(ctx));
+}

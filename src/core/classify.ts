@@ -1,0 +1,116 @@
+/**
+ * 判定 by the ルール sheet (DESIGN §1, §4): each 未判定 row becomes 送信待ち (a rule with 自動承認
+ * matched and every name resolves in the MF masters) or 要確認 (anything less certain). Rows in any
+ * other state are never touched: a classified row is not classified again and a person's decision
+ * is never overwritten. Pure and deterministic.
+ */
+import type { LedgerRecord, LedgerRow, RowChange } from './ledger';
+import { type Masters, type NamedPosting, resolvePosting } from './masters';
+import { matchRule, type Rule } from './rules';
+import { normalizeText } from './text';
+
+export const CLASSIFY_MSG = {
+  noRule: '当てはまるルールがありません。勘定科目を入力して「承認」を選ぶか、ルールを追加してください。',
+  mastersMissing: 'マスタがまだ取得されていません。メニュー「初期設定」を実行してください。',
+  reviewRule: (source: string): string =>
+    `${source} で判定しました。自動承認ではないため、内容を確かめて「承認」を選んでください。`,
+  keptInput: (account: string, source: string): string =>
+    `勘定科目「${account}」が入力済みのため、${source} の内容では上書きしていません。内容を確かめて「承認」を選んでください。`,
+  badDirection: (value: string): string =>
+    `入出金が「${value}」になっています。入金・出金 のどちらかのはずなので、この行を確かめてください。`,
+  badAmount: (value: string): string =>
+    `金額「${value}」が正しくありません。1以上の整数（円）のはずなので、この行を確かめてください。`,
+} as const;
+
+const NAME_FIELDS = ['勘定科目', '補助科目', '税区分', '取引先'] as const;
+
+function text(value: string | number): string {
+  return String(value).trim();
+}
+
+/** Problems with the system columns that matching relies on; such a row is never auto-approved. */
+function dataProblems(record: LedgerRecord): string[] {
+  const problems: string[] = [];
+  const direction = normalizeText(String(record.入出金));
+  if (direction !== '入金' && direction !== '出金')
+    problems.push(CLASSIFY_MSG.badDirection(String(record.入出金)));
+  const amount = record.金額;
+  if (typeof amount !== 'number' || !Number.isInteger(amount) || amount <= 0) {
+    problems.push(CLASSIFY_MSG.badAmount(String(amount)));
+  }
+  return problems;
+}
+
+/** Why the names cannot be posted as they are; empty when every name resolves. */
+function nameProblems(masters: Masters, names: NamedPosting): string[] {
+  // An office always has accounts, so none means the マスタ sheet was never filled.
+  if (masters.accounts.length === 0) return [CLASSIFY_MSG.mastersMissing];
+  const resolved = resolvePosting(masters, names);
+  return resolved.ok ? [] : resolved.problems;
+}
+
+function decide(record: LedgerRecord, rule: Rule | null, masters: Masters): Partial<LedgerRecord> {
+  if (!rule) return { 状態: '要確認', メモ: CLASSIFY_MSG.noRule };
+  const source = `ルール#${rule.priority}`;
+  const problems = dataProblems(record);
+  const current: NamedPosting = {
+    勘定科目: text(record.勘定科目),
+    補助科目: text(record.補助科目),
+    税区分: text(record.税区分),
+    取引先: text(record.取引先),
+  };
+
+  // Someone already chose a 勘定科目 on this row: their input wins over any rule.
+  if (current.勘定科目 !== '') {
+    problems.push(CLASSIFY_MSG.keptInput(current.勘定科目, source), ...nameProblems(masters, current));
+    return { 状態: '要確認', メモ: problems.join(' ') };
+  }
+
+  // A name the rule leaves empty keeps what the row has, so nobody's input is blanked.
+  const names: NamedPosting = { ...current };
+  for (const field of NAME_FIELDS) if (rule[field] !== '') names[field] = rule[field];
+  problems.push(...nameProblems(masters, names));
+  const approved = problems.length === 0 && rule.autoApprove;
+  const memo = approved ? '' : problems.length > 0 ? problems.join(' ') : CLASSIFY_MSG.reviewRule(source);
+  return {
+    ...names,
+    状態: approved ? '送信待ち' : '要確認',
+    判定元: source,
+    判定根拠: rule.text,
+    メモ: memo,
+  };
+}
+
+/**
+ * Classifies every 未判定 row and returns only real changes (each with 更新日時 = now). Rows in any
+ * other state are left alone.
+ */
+export function classifyRows(
+  rows: readonly LedgerRow[],
+  rules: readonly Rule[],
+  masters: Masters,
+  now: string,
+): RowChange[] {
+  const changes: RowChange[] = [];
+  for (const row of rows) {
+    const { record } = row;
+    if (text(record.状態) !== '未判定') continue;
+    const amount = typeof record.金額 === 'number' ? record.金額 : Number.NaN;
+    const rule = matchRule(rules, {
+      description: String(record.摘要),
+      direction: String(record.入出金),
+      amount,
+      account: String(record.口座),
+    });
+    const desired = decide(record, rule, masters);
+    const patch: Partial<LedgerRecord> = {};
+    for (const key of Object.keys(desired) as (keyof LedgerRecord)[]) {
+      const value = desired[key] as string | number;
+      if (String(record[key]) !== String(value)) patch[key] = value;
+    }
+    if (Object.keys(patch).length === 0) continue;
+    patch.更新日時 = now;
+    changes.push({ key: String(record.キー), rowNumber: row.rowNumber, patch });
+  }
+  return changes;
+}

@@ -1,0 +1,145 @@
+/**
+ * The dry run: exactly what the next postApproved() would do, computed with the same functions,
+ * without changing anything (DESIGN §5), plus the warnings a person should see first.
+ */
+import { fingerprint } from './fingerprint';
+import type { LedgerRecord, LedgerTable } from './ledger';
+import { type Masters, resolvePosting } from './masters';
+import { applyOperations } from './operations';
+import { guardDuplicateKeys, planClaim } from './posting';
+import { applyChanges } from './protocol';
+
+export type DryRunCategory = '送信予定' | '照合待ち' | '要確認' | '失敗' | '操作' | '重複キー' | '編集済み';
+
+export interface DryRunLine {
+  category: DryRunCategory;
+  record: LedgerRecord;
+  note: string;
+}
+
+export interface DryRunContext {
+  masters: Masters;
+  batchLimit: number;
+  who: string;
+  now: string;
+  /** 台帳 data rows the last run saw (0 when unknown). */
+  lastRowCount: number;
+  /** Import window of the last import, and the one in 設定 now (`start..end`, end '' = today). */
+  lastWindow: string | null;
+  currentWindow: string;
+  /** How many journals in MF carry our tags, when the 台帳 is empty (null when not checked). */
+  taggedJournalsInMf: number | null;
+}
+
+export interface DryRunPlan {
+  lines: DryRunLine[];
+  counts: Record<DryRunCategory, number>;
+  warnings: string[];
+  /** Keys that would be sent, in order: a run that follows this plan sends exactly these. */
+  toSend: string[];
+}
+
+/** Several approved rows with the same date, amount, account and description suggest a fixed test value. */
+function identicalPayloadWarnings(records: readonly LedgerRecord[]): string[] {
+  const groups = new Map<string, number>();
+  for (const r of records) {
+    const k = [r.取引日, r.金額, r.勘定科目, r.摘要].join('\u0000');
+    groups.set(k, (groups.get(k) ?? 0) + 1);
+  }
+  const out: string[] = [];
+  for (const [k, n] of groups) {
+    if (n < 2) continue;
+    const [date, amount, account, description] = k.split('\u0000');
+    out.push(
+      `同じ内容の送信予定が ${n} 件あります（${date}、${amount}円、${account}、「${description}」）。本当に別々の明細か確認してください。`,
+    );
+  }
+  return out;
+}
+
+export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
+  const operations = applyOperations(table.rows, ctx.masters, ctx.who, ctx.now);
+  const afterOps = applyChanges(table, operations);
+  const guards = guardDuplicateKeys(afterOps.rows, ctx.now);
+  const after = applyChanges(afterOps, guards);
+  const { claimed } = planClaim(after.rows, ctx.batchLimit, ctx.now);
+  const lines: DryRunLine[] = [];
+  const toSend: string[] = [];
+  for (const c of claimed) {
+    const resolved = resolvePosting(ctx.masters, {
+      勘定科目: String(c.record.勘定科目),
+      補助科目: String(c.record.補助科目),
+      税区分: String(c.record.税区分),
+      取引先: String(c.record.取引先),
+    });
+    if (resolved.ok) {
+      toSend.push(c.key);
+      lines.push({ category: '送信予定', record: c.record, note: 'MFに仕訳を登録します。' });
+    } else {
+      lines.push({
+        category: '要確認',
+        record: c.record,
+        note: `送信前の確認で止まります: ${resolved.problems.join(' ')}`,
+      });
+    }
+  }
+  for (const op of operations) {
+    const row = after.rows.find((r) => r.rowNumber === op.rowNumber);
+    if (row) lines.push({ category: '操作', record: row.record, note: String(op.patch.メモ ?? '') });
+  }
+  for (const g of guards) {
+    const row = after.rows.find((r) => r.rowNumber === g.rowNumber);
+    if (row) lines.push({ category: '重複キー', record: row.record, note: String(g.patch.メモ ?? '') });
+  }
+  const claimedKeys = new Set(claimed.map((c) => c.key));
+  for (const row of after.rows) {
+    const r = row.record;
+    const state = String(r.状態);
+    if (state === '送信中' || state === '不明') {
+      lines.push({ category: '照合待ち', record: r, note: '送信結果をMFで確認するまで再送しません。' });
+    } else if ((state === '要確認' || state === '未判定') && !claimedKeys.has(String(r.キー))) {
+      lines.push({ category: '要確認', record: r, note: String(r.メモ) || '確認が必要です。' });
+    } else if (state === '失敗') {
+      lines.push({ category: '失敗', record: r, note: String(r.メモ) });
+    } else if (state === '完了' && String(r.指紋) !== '' && fingerprint(r) !== String(r.指紋)) {
+      lines.push({
+        category: '編集済み',
+        record: r,
+        note: '登録後に内容が編集されています。MFの仕訳と見比べてください。',
+      });
+    }
+  }
+  const counts = {
+    送信予定: 0,
+    照合待ち: 0,
+    要確認: 0,
+    失敗: 0,
+    操作: 0,
+    重複キー: 0,
+    編集済み: 0,
+  } as Record<DryRunCategory, number>;
+  for (const l of lines) counts[l.category] += 1;
+
+  const warnings: string[] = [];
+  const rowCount = table.rows.length;
+  if (ctx.lastRowCount > 0 && (rowCount === 0 || rowCount < ctx.lastRowCount / 2)) {
+    warnings.push(
+      `台帳の行が前回（${ctx.lastRowCount} 行）より大きく減っています（今 ${rowCount} 行）。行が消えていないか確認してください。確認できるまで登録は止めます。`,
+    );
+  }
+  if (rowCount === 0 && (ctx.taggedJournalsInMf ?? 0) > 0) {
+    warnings.push(
+      `台帳が空ですが、MFには kicho が登録した仕訳が ${ctx.taggedJournalsInMf} 件あります。メニュー「台帳を復元」で復元してから登録してください。`,
+    );
+  }
+  if (ctx.lastWindow !== null && ctx.lastWindow !== ctx.currentWindow) {
+    warnings.push(
+      `取込期間が前回（${ctx.lastWindow}）から変わっています（今 ${ctx.currentWindow}）。意図した変更か確認してください。`,
+    );
+  }
+  warnings.push(
+    ...identicalPayloadWarnings(claimed.filter((c) => toSend.includes(c.key)).map((c) => c.record)),
+  );
+  if (counts.編集済み > 0) warnings.push(`登録後に編集された行が ${counts.編集済み} 件あります。`);
+  return { lines, counts, warnings, toSend };
+}

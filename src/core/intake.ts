@@ -1,0 +1,105 @@
+/**
+ * Intake from MF (DESIGN §1 取込): each 未仕訳 line becomes one 台帳 row keyed `mf:<id>`, once.
+ * A line that MF no longer lists as 未仕訳 while our row is unsent was journalized (or excluded) in
+ * MF's own screen: we record that and never post it.
+ */
+
+import { isMfKey, mfKey } from './keys';
+import { indexByKey, type LedgerRecord, type LedgerTable, type RowChange } from './ledger';
+import { connectedAccountName, type Masters } from './masters';
+import { LEDGER_HEADERS } from './schema';
+
+/** The fields of an MF statement line that intake needs. */
+export interface StatementLine {
+  id: string;
+  date: string;
+  value: number;
+  side: 'INCOME' | 'EXPENSE';
+  content: string | null;
+  journalizing_status: string;
+  connected_account_id: string;
+  connected_sub_account_id: string | null;
+}
+
+/** States in which our row has not been sent, so MF's own journal is the only one. */
+const UNSENT = new Set(['未判定', '要確認', '送信待ち', '失敗']);
+
+export function emptyRecord(): LedgerRecord {
+  const record = {} as LedgerRecord;
+  for (const h of LEDGER_HEADERS) record[h] = '';
+  record.試行回数 = 0;
+  return record;
+}
+
+export function newRowFor(line: StatementLine, masters: Masters, now: string): LedgerRecord {
+  return {
+    ...emptyRecord(),
+    キー: mfKey(line.id),
+    状態: '未判定',
+    取引日: line.date,
+    入出金: line.side === 'INCOME' ? '入金' : '出金',
+    金額: line.value,
+    摘要: line.content ?? '',
+    口座: connectedAccountName(masters, line.connected_account_id, line.connected_sub_account_id),
+    明細ID: line.id,
+    初回検知: now,
+    更新日時: now,
+  };
+}
+
+export interface IntakePlan {
+  newRows: LedgerRecord[];
+  /** Rows MF already journalized or excluded outside kicho. */
+  changes: RowChange[];
+  /** Keys of rows moved because MF journalized them elsewhere (their journal id is looked up). */
+  journalizedElsewhere: string[];
+}
+
+/**
+ * `pending` are the lines MF lists as none; `settled` are lines in other statuses within the window.
+ * Lines are added in MF's order; a line already in the 台帳 is never added again.
+ */
+export function planIntake(
+  table: LedgerTable,
+  pending: readonly StatementLine[],
+  settled: readonly StatementLine[],
+  masters: Masters,
+  now: string,
+  /** Journal ids MF holds for settled lines (transaction id → journal id), when looked up. */
+  journalIds: ReadonlyMap<string, string> = new Map(),
+): IntakePlan {
+  const byKey = indexByKey(table.rows);
+  const newRows: LedgerRecord[] = [];
+  const seen = new Set<string>();
+  for (const line of pending) {
+    const key = mfKey(line.id);
+    if (byKey.has(key) || seen.has(key)) continue;
+    seen.add(key);
+    newRows.push(newRowFor(line, masters, now));
+  }
+  const changes: RowChange[] = [];
+  const journalizedElsewhere: string[] = [];
+  for (const line of settled) {
+    const key = mfKey(line.id);
+    for (const row of byKey.get(key) ?? []) {
+      if (!isMfKey(key) || !UNSENT.has(String(row.record.状態))) continue;
+      const excluded = line.journalizing_status === 'excluded';
+      changes.push({
+        key,
+        rowNumber: row.rowNumber,
+        patch: excluded
+          ? { 状態: '除外', 操作: '', 更新日時: now, メモ: 'MFの画面で「対象外」にされたため除外しました。' }
+          : {
+              状態: '完了',
+              MF仕訳ID: journalIds.get(line.id) ?? '',
+              操作: '',
+              更新日時: now,
+              完了日時: now,
+              メモ: 'MFの画面で仕訳済みになっていたため、登録せずに完了としました。',
+            },
+      });
+      if (!excluded) journalizedElsewhere.push(key);
+    }
+  }
+  return { newRows, changes, journalizedElsewhere };
+}

@@ -1,0 +1,118 @@
+/**
+ * The 台帳 as data: rows keyed by header name (people may reorder columns), parsed from one
+ * getValues and turned back into per-column writes. Pure: no Apps Script here.
+ */
+import { headerIndex } from './headers';
+import { LEDGER_HEADERS, type LedgerHeader } from './schema';
+
+export type LedgerRecord = Record<LedgerHeader, string | number>;
+
+export interface LedgerRow {
+  /** 1-based sheet row number at the time of reading. */
+  rowNumber: number;
+  record: LedgerRecord;
+}
+
+export interface LedgerTable {
+  /** Column index (0-based) of each header present. */
+  columns: Map<string, number>;
+  width: number;
+  rows: LedgerRow[];
+}
+
+const NUMBER_COLUMNS: ReadonlySet<LedgerHeader> = new Set(['金額', '試行回数']);
+
+/** Dates typed by a person come back as Date objects; the ledger keeps yyyy-MM-dd text. */
+function cellText(value: unknown, header: LedgerHeader): string | number {
+  if (value === null || value === undefined) return '';
+  if (NUMBER_COLUMNS.has(header)) {
+    if (value === '') return header === '試行回数' ? 0 : '';
+    const n = typeof value === 'number' ? value : Number(String(value).replace(/[,¥\s]/g, ''));
+    return Number.isFinite(n) ? n : String(value);
+  }
+  if (Object.prototype.toString.call(value) === '[object Date]') {
+    const d = value as Date;
+    const pad = (n: number) => String(n).padStart(2, '0');
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  }
+  return String(value);
+}
+
+/** Parses the header row and data rows (values as getValues returns them). */
+export function parseLedger(values: readonly (readonly unknown[])[]): LedgerTable {
+  const header = values[0] ?? [];
+  const columns = headerIndex(header);
+  const rows: LedgerRow[] = [];
+  for (let i = 1; i < values.length; i++) {
+    const line = values[i];
+    const record = {} as LedgerRecord;
+    for (const h of LEDGER_HEADERS) {
+      const col = columns.get(h);
+      record[h] = cellText(col === undefined ? '' : line[col], h);
+    }
+    // A row without a key is not a ledger line (blank rows, notes people typed below the table).
+    if (String(record.キー).trim() === '') continue;
+    rows.push({ rowNumber: i + 1, record });
+  }
+  return { columns, width: header.length, rows };
+}
+
+export function missingLedgerColumns(table: LedgerTable): LedgerHeader[] {
+  return LEDGER_HEADERS.filter((h) => !table.columns.has(h));
+}
+
+/** Rows by key; a key on several rows maps to all of them (the duplicate-key guard needs them). */
+export function indexByKey(rows: readonly LedgerRow[]): Map<string, LedgerRow[]> {
+  const index = new Map<string, LedgerRow[]>();
+  for (const row of rows) {
+    const key = String(row.record.キー);
+    const list = index.get(key);
+    if (list) list.push(row);
+    else index.set(key, [row]);
+  }
+  return index;
+}
+
+/** A change to some columns of the row holding `key`. */
+export interface RowChange {
+  key: string;
+  /** Row number where the change was decided; settle re-locates by key before writing. */
+  rowNumber: number;
+  patch: Partial<LedgerRecord>;
+}
+
+/**
+ * One write per changed column, spanning the rows between the first and last change: the number of
+ * Sheets calls does not grow with the number of rows. Cells in the span that did not change are
+ * written back with the value just read (under the lock), so only system data is touched.
+ */
+export interface ColumnWrite {
+  column: number;
+  firstRow: number;
+  values: (string | number)[][];
+}
+
+export function columnWrites(table: LedgerTable, changes: readonly RowChange[]): ColumnWrite[] {
+  const byRow = new Map<number, Partial<LedgerRecord>>();
+  for (const c of changes) byRow.set(c.rowNumber, { ...byRow.get(c.rowNumber), ...c.patch });
+  const rowByNumber = new Map(table.rows.map((r) => [r.rowNumber, r]));
+  const headers = new Set<LedgerHeader>();
+  for (const patch of byRow.values()) for (const h of Object.keys(patch) as LedgerHeader[]) headers.add(h);
+  const writes: ColumnWrite[] = [];
+  for (const h of LEDGER_HEADERS) {
+    if (!headers.has(h)) continue;
+    const col = table.columns.get(h);
+    if (col === undefined) continue;
+    const rowsForHeader = [...byRow].filter(([, p]) => h in p).map(([n]) => n);
+    const first = Math.min(...rowsForHeader);
+    const last = Math.max(...rowsForHeader);
+    const values: (string | number)[][] = [];
+    for (let n = first; n <= last; n++) {
+      const patch = byRow.get(n);
+      if (patch && h in patch) values.push([patch[h] as string | number]);
+      else values.push([rowByNumber.get(n)?.record[h] ?? '']);
+    }
+    writes.push({ column: col + 1, firstRow: first, values });
+  }
+  return writes;
+}

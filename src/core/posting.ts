@@ -1,0 +1,158 @@
+/**
+ * The posting protocol's decisions (DESIGN §5), as pure functions: which rows to claim, how a
+ * claim looks, and what each send outcome does to the row. The orchestration is in protocol.ts.
+ */
+import { indexByKey, type LedgerRecord, type LedgerRow, type RowChange } from './ledger';
+import { SENT_STATES } from './states';
+
+export interface Claimed {
+  key: string;
+  rowNumber: number;
+  record: LedgerRecord;
+  attemptsBefore: number;
+}
+
+/** What became of one claimed row (a send outcome, or why it was not sent). */
+export type SendResult =
+  | { kind: 'created'; journalId: string; fingerprint: string }
+  | { kind: 'found'; journalId: string; fingerprint: string }
+  | { kind: 'rejected'; status: number; code: string; message: string }
+  | { kind: 'rate-limited'; retryAfterMs: number | null }
+  | { kind: 'unauthorized'; message: string }
+  | { kind: 'unknown'; reason: string }
+  | { kind: 'invalid'; problems: string[] }
+  | { kind: 'not-sent'; reason: string };
+
+function attempts(record: LedgerRecord): number {
+  const n = Number(record.試行回数);
+  return Number.isFinite(n) ? n : 0;
+}
+
+/**
+ * Duplicate keys: a key on two rows is never posted twice. When none of its rows has been sent,
+ * all its open rows go to 要確認; when one has, every other open row (a copy) does.
+ */
+export function guardDuplicateKeys(rows: readonly LedgerRow[], now: string): RowChange[] {
+  const changes: RowChange[] = [];
+  for (const [key, list] of indexByKey(rows)) {
+    if (list.length < 2) continue;
+    const sent = list.find((r) => SENT_STATES.includes(String(r.record.状態) as never));
+    const others = list.filter((r) => r !== sent);
+    const numbers = list.map((r) => r.rowNumber).join('・');
+    for (const row of others) {
+      const state = String(row.record.状態);
+      if (state === '除外' || state === '完了' || SENT_STATES.includes(state as never)) continue;
+      const memo = sent
+        ? `キーが ${sent.rowNumber} 行目と重複しています（${sent.rowNumber} 行目は送信済み）。この行は送信しません。重複なら「除外」を選んでください。`
+        : `キーが重複しています（${numbers} 行目）。どれか一つを残し、ほかは「除外」を選んでください。`;
+      if (state === '要確認' && row.record.メモ === memo) continue;
+      changes.push({ key, rowNumber: row.rowNumber, patch: { 状態: '要確認', メモ: memo, 更新日時: now } });
+    }
+  }
+  return changes;
+}
+
+/** Keys that appear on more than one row (never claimed). */
+export function duplicateKeys(rows: readonly LedgerRow[]): Set<string> {
+  const dup = new Set<string>();
+  for (const [key, list] of indexByKey(rows)) if (list.length > 1) dup.add(key);
+  return dup;
+}
+
+/** Up to `limit` 送信待ち rows, in sheet order, skipping duplicate keys; the claim patch for each. */
+export function planClaim(
+  rows: readonly LedgerRow[],
+  limit: number,
+  now: string,
+): { claimed: Claimed[]; changes: RowChange[] } {
+  const dup = duplicateKeys(rows);
+  const claimed: Claimed[] = [];
+  const changes: RowChange[] = [];
+  for (const row of rows) {
+    if (claimed.length >= limit) break;
+    const key = String(row.record.キー);
+    if (row.record.状態 !== '送信待ち' || dup.has(key)) continue;
+    const before = attempts(row.record);
+    claimed.push({ key, rowNumber: row.rowNumber, record: row.record, attemptsBefore: before });
+    changes.push({
+      key,
+      rowNumber: row.rowNumber,
+      patch: { 状態: '送信中', 試行回数: before + 1, 更新日時: now },
+    });
+  }
+  return { claimed, changes };
+}
+
+/** The settle patch for one claimed row (DESIGN §5 step 4). */
+export function settlePatch(c: Claimed, result: SendResult, now: string): Partial<LedgerRecord> {
+  const restored = { 試行回数: c.attemptsBefore, 更新日時: now };
+  switch (result.kind) {
+    case 'created':
+      return {
+        状態: '完了',
+        MF仕訳ID: result.journalId,
+        指紋: result.fingerprint,
+        完了日時: now,
+        更新日時: now,
+        メモ: '',
+      };
+    case 'found':
+      return {
+        状態: '完了',
+        MF仕訳ID: result.journalId,
+        指紋: result.fingerprint,
+        完了日時: now,
+        更新日時: now,
+        メモ: 'MFでは既に仕訳済みでした（仕訳を確認して完了にしました）。',
+      };
+    case 'rejected':
+      return {
+        状態: '失敗',
+        更新日時: now,
+        メモ: `MFが登録を拒否しました（${result.status} ${result.code}: ${result.message}）。内容を直して「再試行」を選んでください。`,
+      };
+    case 'rate-limited':
+      return {
+        ...restored,
+        状態: '送信待ち',
+        メモ: 'MFが混み合っていたため送信を見送りました。次の実行で送ります。',
+      };
+    case 'unauthorized':
+      return {
+        ...restored,
+        状態: '送信待ち',
+        メモ: 'MFの認証に失敗したため送信していません。メニュー「MFに接続」で接続を確認してください。',
+      };
+    case 'unknown':
+      return {
+        状態: '不明',
+        更新日時: now,
+        メモ: `送信結果がわかりません（${result.reason}）。MFに仕訳ができたかを照合で確認します。再送はしません。`,
+      };
+    case 'invalid':
+      return { ...restored, 状態: '要確認', メモ: `送信前の確認で止めました: ${result.problems.join(' ')}` };
+    case 'not-sent':
+      return {
+        ...restored,
+        状態: '送信待ち',
+        メモ: `送信していません（${result.reason}）。次の実行で送ります。`,
+      };
+  }
+}
+
+/**
+ * Re-locates claimed rows by key in a fresh read (people may have sorted the sheet meanwhile). The
+ * row that is ours is the one with that key still in 送信中.
+ */
+export function relocate(
+  rows: readonly LedgerRow[],
+  claimed: readonly Claimed[],
+): Map<string, LedgerRow | undefined> {
+  const byKey = indexByKey(rows);
+  const out = new Map<string, LedgerRow | undefined>();
+  for (const c of claimed) {
+    const list = byKey.get(c.key) ?? [];
+    out.set(c.key, list.find((r) => r.record.状態 === '送信中') ?? list[0]);
+  }
+  return out;
+}

@@ -1,0 +1,212 @@
+/**
+ * The posting protocol as one visible loop (DESIGN §5): claim under the lock → flush → release →
+ * send → settle under the lock, in chunks, until the batch limit or the time budget is reached.
+ * Each phase is a named function with an explicit result; the ports hide Apps Script.
+ */
+import { claimChunk, STOP_SENDING_AT_MS } from './budget';
+import type { LedgerTable, RowChange } from './ledger';
+import type { Masters } from './masters';
+import { applyOperations } from './operations';
+import {
+  type Claimed,
+  guardDuplicateKeys,
+  planClaim,
+  relocate,
+  type SendResult,
+  settlePatch,
+} from './posting';
+
+export interface LedgerPort {
+  /** One read of the whole 台帳. */
+  read(): LedgerTable;
+  /** Writes the changes (re-located by the caller) in as few calls as possible. */
+  write(table: LedgerTable, changes: readonly RowChange[]): void;
+}
+
+export interface LockPort {
+  /** Takes the script lock (retrying LockService's transient errors); false if another run holds it. */
+  acquire(): boolean;
+  /** Flushes pending sheet writes, then releases: nothing we wrote stays invisible to the next holder. */
+  flushAndRelease(): void;
+}
+
+export interface SenderPort {
+  send(claimed: Claimed): SendResult;
+}
+
+export interface ProtocolClock {
+  now(): number;
+  sleep(ms: number): void;
+  iso(): string;
+}
+
+export interface PostingInput {
+  ledger: LedgerPort;
+  lock: LockPort;
+  sender: SenderPort;
+  clock: ProtocolClock;
+  masters: Masters;
+  who: string;
+  /** When the execution started (Apps Script has no API for it: the handler records it on entry). */
+  startedAt: number;
+  batchLimit: number;
+}
+
+export interface PostingSummary {
+  busy: boolean;
+  claimed: number;
+  posted: number;
+  unknown: number;
+  failed: number;
+  returned: number;
+  needsReview: number;
+  operations: number;
+  stoppedBy: 'done' | 'limit' | 'time' | 'unauthorized' | 'lock';
+  messages: string[];
+}
+
+function count(results: readonly SendResult[], ...kinds: SendResult['kind'][]): number {
+  return results.filter((r) => kinds.includes(r.kind)).length;
+}
+
+/** Phase 1, under the lock: pending 操作, the duplicate-key guard, then the claim. */
+function claimPhase(
+  input: PostingInput,
+  limit: number,
+): { claimed: Claimed[]; operations: number; guarded: number } {
+  const now = input.clock.iso();
+  const table = input.ledger.read();
+  const operations = applyOperations(table.rows, input.masters, input.who, now);
+  const afterOps = applyChanges(table, operations);
+  const guards = guardDuplicateKeys(afterOps.rows, now);
+  const afterGuards = applyChanges(afterOps, guards);
+  const { claimed, changes } = planClaim(afterGuards.rows, limit, now);
+  input.ledger.write(table, merge([...operations, ...guards, ...changes]));
+  return { claimed, operations: operations.length, guarded: guards.length };
+}
+
+/** Phase 2, outside the lock: one send per claimed row, stopping early on auth failure or time. */
+function sendPhase(
+  input: PostingInput,
+  claimed: readonly Claimed[],
+): { results: SendResult[]; stoppedBy?: 'unauthorized' | 'time' } {
+  const results: SendResult[] = [];
+  let stoppedBy: 'unauthorized' | 'time' | undefined;
+  for (const c of claimed) {
+    if (stoppedBy === 'unauthorized') {
+      results.push({ kind: 'not-sent', reason: 'MFの認証に失敗したため中断' });
+      continue;
+    }
+    if (input.clock.now() - input.startedAt >= STOP_SENDING_AT_MS) {
+      stoppedBy = 'time';
+      results.push({ kind: 'not-sent', reason: '実行時間の上限が近いため' });
+      continue;
+    }
+    const result = input.sender.send(c);
+    results.push(result);
+    if (result.kind === 'unauthorized') stoppedBy = 'unauthorized';
+    // MF asked us to slow down: back off before the next send (the row itself returns to 送信待ち).
+    if (result.kind === 'rate-limited') input.clock.sleep(result.retryAfterMs ?? 1000);
+  }
+  return { results, stoppedBy };
+}
+
+/** Phase 3, under the lock: re-locate each row by key and write every outcome in one batch. */
+function settlePhase(input: PostingInput, claimed: readonly Claimed[], results: readonly SendResult[]): void {
+  const now = input.clock.iso();
+  const table = input.ledger.read();
+  const located = relocate(table.rows, claimed);
+  const changes: RowChange[] = [];
+  claimed.forEach((c, i) => {
+    const row = located.get(c.key);
+    if (row) changes.push({ key: c.key, rowNumber: row.rowNumber, patch: settlePatch(c, results[i], now) });
+  });
+  input.ledger.write(table, changes);
+}
+
+export function postApproved(input: PostingInput): PostingSummary {
+  const summary: PostingSummary = {
+    busy: false,
+    claimed: 0,
+    posted: 0,
+    unknown: 0,
+    failed: 0,
+    returned: 0,
+    needsReview: 0,
+    operations: 0,
+    stoppedBy: 'done',
+    messages: [],
+  };
+  for (;;) {
+    const size = claimChunk(input.clock.now() - input.startedAt, input.batchLimit - summary.claimed);
+    if (size === 0) {
+      summary.stoppedBy = summary.claimed >= input.batchLimit ? 'limit' : 'time';
+      break;
+    }
+    if (!input.lock.acquire()) {
+      summary.busy = summary.claimed === 0;
+      summary.stoppedBy = 'lock';
+      break;
+    }
+    let claim: ReturnType<typeof claimPhase>;
+    try {
+      claim = claimPhase(input, size);
+    } finally {
+      input.lock.flushAndRelease();
+    }
+    summary.operations += claim.operations;
+    summary.needsReview += claim.guarded;
+    if (claim.claimed.length === 0) break;
+    summary.claimed += claim.claimed.length;
+
+    const sent = sendPhase(input, claim.claimed);
+    if (!input.lock.acquire()) {
+      // Our rows stay 送信中; the reconciler looks them up once their lease has passed.
+      summary.messages.push(
+        '結果の書き込み前に別の実行がロックを持っていました。送信中の行は後で照合します。',
+      );
+      summary.stoppedBy = 'lock';
+      break;
+    }
+    try {
+      settlePhase(input, claim.claimed, sent.results);
+    } finally {
+      input.lock.flushAndRelease();
+    }
+    summary.posted += count(sent.results, 'created', 'found');
+    summary.unknown += count(sent.results, 'unknown');
+    summary.failed += count(sent.results, 'rejected');
+    summary.returned += count(sent.results, 'rate-limited', 'unauthorized', 'not-sent');
+    summary.needsReview += count(sent.results, 'invalid');
+    if (sent.stoppedBy) {
+      summary.stoppedBy = sent.stoppedBy;
+      break;
+    }
+    if (claim.claimed.length < size) break;
+  }
+  return summary;
+}
+
+/** The table as it will be after `changes` (for planning later steps in the same phase). */
+export function applyChanges(table: LedgerTable, changes: readonly RowChange[]): LedgerTable {
+  if (changes.length === 0) return table;
+  const byRow = new Map<number, RowChange['patch']>();
+  for (const c of changes) byRow.set(c.rowNumber, { ...byRow.get(c.rowNumber), ...c.patch });
+  return {
+    ...table,
+    rows: table.rows.map((r) => {
+      const patch = byRow.get(r.rowNumber);
+      return patch ? { rowNumber: r.rowNumber, record: { ...r.record, ...patch } } : r;
+    }),
+  };
+}
+
+/** Several changes to one row become one. */
+export function merge(changes: readonly RowChange[]): RowChange[] {
+  const byRow = new Map<number, RowChange>();
+  for (const c of changes) {
+    const prev = byRow.get(c.rowNumber);
+    byRow.set(c.rowNumber, prev ? { ...prev, patch: { ...prev.patch, ...c.patch } } : c);
+  }
+  return [...byRow.values()];
+}

@@ -1,0 +1,12 @@
+/**
+ * Text normalisation for matching: NFKC folds 全角/半角 and kana width (ｱﾏｿﾞﾝ = アマゾン,
+ * ＡＢＣ = ABC), then spaces are collapsed. Matching never depends on how a bank typed a name.
+ */
+export function normalizeText(text: string): string {
+  return text.normalize('NFKC').replace(/\s+/g, ' ').trim();
+}
+
+/** Case-insensitive form for keyword matching (after NFKC, so Ａ and a match). */
+export function matchForm(text: string): string {
+  return normalizeText(text).toLowerCase();
+}

@@ -1,0 +1,15 @@
+/** Time for the protocol: the script's clock and Utilities.sleep (there is no setTimeout in Apps Script). */
+import type { ProtocolClock } from '../core/protocol';
+
+export function scriptClock(): ProtocolClock {
+  return {
+    now: () => Date.now(),
+    sleep: (ms: number) => Utilities.sleep(Math.max(0, Math.min(Math.round(ms), 300_000))),
+    iso: () => new Date().toISOString(),
+  };
+}
+
+/** Today in the script's time zone (Asia/Tokyo), yyyy-MM-dd. */
+export function today(): string {
+  return Utilities.formatDate(new Date(), Session.getScriptTimeZone(), 'yyyy-MM-dd');
+}

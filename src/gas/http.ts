@@ -1,0 +1,34 @@
+/** HttpPort over UrlFetchApp: HTTP errors are returned, transport failures become HttpTransportError. */
+import { type HttpPort, type HttpRequest, type HttpResponse, HttpTransportError } from '../mf/http';
+
+export function urlFetchPort(): HttpPort {
+  return {
+    send(request: HttpRequest): HttpResponse {
+      const params: GoogleAppsScript.URL_Fetch.URLFetchRequestOptions = {
+        method: request.method,
+        headers: request.headers,
+        muteHttpExceptions: true,
+        followRedirects: true,
+      };
+      if (request.payload !== undefined) {
+        params.payload = request.payload;
+        params.contentType = request.contentType ?? 'application/json';
+      }
+      let response: GoogleAppsScript.URL_Fetch.HTTPResponse;
+      try {
+        response = UrlFetchApp.fetch(request.url, params);
+      } catch (e) {
+        const text = String(e instanceof Error ? e.message : e);
+        // A timeout or connection failure: the server may or may not have acted on the request.
+        throw new HttpTransportError(
+          /timeout/i.test(text) ? 'timeout' : 'network',
+          text.replace(/\?.*$/, ''),
+        );
+      }
+      const headers: Record<string, string> = {};
+      const raw = response.getHeaders() as Record<string, unknown>;
+      for (const k of Object.keys(raw)) headers[k] = String(raw[k]);
+      return { status: response.getResponseCode(), headers, body: response.getContentText() };
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * The 台帳 sheet: one read of the whole table, writes batched per column, appends in one call.
+ */
+
+import { headerIndex } from '../core/headers';
+import {
+  columnWrites,
+  type LedgerRecord,
+  type LedgerTable,
+  parseLedger,
+  type RowChange,
+} from '../core/ledger';
+import { SHEET } from '../core/schema';
+import { toCell, toCells } from './cells';
+import { ensureSheet, readHeaderRow } from './workbook';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+export function ledgerSheet(): Sheet {
+  return ensureSheet(SHEET.ledger).sheet;
+}
+
+/** The whole 台帳 in one getValues. */
+export function readLedger(sheet: Sheet = ledgerSheet()): LedgerTable {
+  const lastRow = sheet.getLastRow();
+  const lastColumn = sheet.getLastColumn();
+  if (lastRow === 0 || lastColumn === 0) return parseLedger([]);
+  return parseLedger(sheet.getRange(1, 1, lastRow, lastColumn).getValues());
+}
+
+/** Writes changes column by column over the span of changed rows: calls do not grow with rows. */
+export function writeLedgerChanges(
+  table: LedgerTable,
+  changes: readonly RowChange[],
+  sheet: Sheet = ledgerSheet(),
+): void {
+  if (changes.length === 0) return;
+  for (const w of columnWrites(table, changes)) {
+    sheet.getRange(w.firstRow, w.column, w.values.length, 1).setValues(w.values.map((r) => r.map(toCell)));
+  }
+}
+
+/** Makes room below the last row: writing past the sheet's last row is an error in Sheets. */
+function ensureRows(sheet: Sheet, lastNeeded: number): void {
+  const max = sheet.getMaxRows();
+  if (lastNeeded > max) sheet.insertRowsAfter(max, lastNeeded - max);
+}
+
+/** Appends records under their headers, in one write. */
+export function appendLedgerRecords(records: readonly LedgerRecord[], sheet: Sheet = ledgerSheet()): void {
+  if (records.length === 0) return;
+  const columns = headerIndex(readHeaderRow(sheet));
+  const width = Math.max(...columns.values()) + 1;
+  const rows = records.map((record) => {
+    const row: unknown[] = new Array(width).fill('');
+    for (const [header, col] of columns) {
+      if (header in record) row[col] = record[header as keyof LedgerRecord];
+    }
+    return row;
+  });
+  const first = sheet.getLastRow() + 1;
+  ensureRows(sheet, first + rows.length - 1);
+  sheet.getRange(first, 1, rows.length, width).setValues(toCells(rows));
+}

@@ -1,0 +1,29 @@
+/**
+ * The script lock (one mutex for every execution, whoever runs it). LockService sometimes throws a
+ * transient "too many LockService operations" error: retried a few times with a short backoff.
+ */
+import { LOCK_WAIT_MS } from '../core/budget';
+import type { LockPort } from '../core/protocol';
+
+const TRANSIENT_RETRIES = 3;
+
+export function scriptLock(waitMs: number = LOCK_WAIT_MS): LockPort {
+  const lock = LockService.getScriptLock();
+  return {
+    acquire(): boolean {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return lock.tryLock(waitMs);
+        } catch (e) {
+          if (attempt >= TRANSIENT_RETRIES) throw e;
+          Utilities.sleep(500 * 2 ** attempt);
+        }
+      }
+    },
+    flushAndRelease(): void {
+      // Google's own advice: flush while still holding the lock, so the next holder reads our writes.
+      SpreadsheetApp.flush();
+      lock.releaseLock();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Settings that are not on a sheet (DESIGN §7): user properties first, then script properties.
+ * Secrets live only here; nothing in this module writes them anywhere else.
+ */
+import type { KeyValuePort } from '../mf/http';
+
+export const PROPERTY = {
+  apiBaseUrl: 'MF_API_BASE_URL',
+  authBaseUrl: 'MF_AUTH_BASE_URL',
+  apiKey: 'MF_API_KEY',
+  officeCode: 'MF_OFFICE_CODE',
+  clientId: 'MF_CLIENT_ID',
+  clientSecret: 'MF_CLIENT_SECRET',
+  aiApiKey: 'AI_API_KEY',
+  aiModel: 'AI_MODEL',
+  aiBaseUrl: 'AI_BASE_URL',
+} as const;
+
+export const DEFAULT_API_BASE_URL = 'https://api-accounting.moneyforward.com';
+export const DEFAULT_AUTH_BASE_URL = 'https://api.biz.moneyforward.com';
+
+export function property(name: string): string | null {
+  const user = PropertiesService.getUserProperties().getProperty(name);
+  if (user !== null && user !== '') return user;
+  const script = PropertiesService.getScriptProperties().getProperty(name);
+  return script === '' ? null : script;
+}
+
+/** Script properties as a small key-value store (shared by every execution and account). */
+export function scriptStore(): KeyValuePort {
+  const props = PropertiesService.getScriptProperties();
+  return {
+    get: (k) => props.getProperty(k),
+    set: (k, v) => {
+      props.setProperty(k, v);
+    },
+    delete: (k) => {
+      props.deleteProperty(k);
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/** 設定, ルール and マスタ sheets: one read each. */
+import { headerIndex } from '../core/headers';
+import { type Masters, mastersFromRecords, mastersToRows } from '../core/masters';
+import { MASTER_HEADERS, SHEET } from '../core/schema';
+import { parseSettings, type SettingProblem, type SettingRow, type Settings } from '../core/settings';
+import { toCells } from './cells';
+import { ensureSheet } from './workbook';
+
+function allValues(name: string): unknown[][] {
+  const { sheet } = ensureSheet(name);
+  const rows = sheet.getLastRow();
+  const cols = sheet.getLastColumn();
+  if (rows === 0 || cols === 0) return [];
+  return sheet.getRange(1, 1, rows, cols).getValues();
+}
+
+function columnLetter(index: number): string {
+  let n = index + 1;
+  let out = '';
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    out = String.fromCharCode(65 + r) + out;
+    n = Math.floor((n - 1) / 26);
+  }
+  return out;
+}
+
+export function readSettings(): { settings: Settings; problems: SettingProblem[] } {
+  const values = allValues(SHEET.settings);
+  const columns = headerIndex(values[0] ?? []);
+  const itemCol = columns.get('項目') ?? 0;
+  const valueCol = columns.get('値') ?? 1;
+  const rows: SettingRow[] = values.slice(1).map((r, i) => ({
+    item: String(r[itemCol] ?? ''),
+    value: r[valueCol] ?? '',
+    rowNumber: i + 2,
+  }));
+  return parseSettings(rows, columnLetter(valueCol));
+}
+
+export function readRuleValues(): unknown[][] {
+  return allValues(SHEET.rules);
+}
+
+export function readMasters(): Masters {
+  const values = allValues(SHEET.masters);
+  const columns = headerIndex(values[0] ?? []);
+  const records = values.slice(1).map((row) => {
+    const record: Record<string, unknown> = {};
+    for (const [h, i] of columns) record[h] = row[i];
+    return record;
+  });
+  return mastersFromRecords(records);
+}
+
+/** Replaces the マスタ data rows (the sheet is system-owned) in one write after one clear. */
+export function writeMasters(masters: Masters): void {
+  const { sheet } = ensureSheet(SHEET.masters);
+  const rows = mastersToRows(masters);
+  const last = sheet.getLastRow();
+  if (last > 1) sheet.getRange(2, 1, last - 1, MASTER_HEADERS.length).clearContent();
+  if (rows.length === 0) return;
+  const needed = rows.length + 1;
+  if (needed > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), needed - sheet.getMaxRows());
+  sheet.getRange(2, 1, rows.length, MASTER_HEADERS.length).setValues(toCells(rows));
+}

@@ -1,0 +1,302 @@
+import { MfAuthError } from './errors';
+import {
+  type ClockPort,
+  type HttpPort,
+  type HttpResponse,
+  HttpTransportError,
+  type KeyValuePort,
+} from './http';
+import { retryAfterMs } from './rate-limit';
+
+/**
+ * Where the MF client gets its bearer token. Two modes (DESIGN §7): an API key exchanged for a one-hour
+ * token (officeCode set, sent as `office_code` on every call), or the Apps Script OAuth2 library.
+ */
+export interface AuthProvider {
+  /** A token to send now; throws MfAuthError (Japanese message, no secret) when none can be had. */
+  accessToken(): string;
+  /** Forgets the current token so the next accessToken() does not reuse it. */
+  invalidate(): void;
+  /** API-key mode: the office every call must name. OAuth: null (the token is tied to one office). */
+  readonly officeCode: string | null;
+  /**
+   * Obtains a fresh credential after MF answered 401. True when one is in place; false, or MfAuthError
+   * with a message saying what to do, when not.
+   */
+  refresh(): boolean;
+}
+
+/** Property holding the exchanged token, shared by every execution of the script. */
+export const DEFAULT_TOKEN_CACHE_KEY = 'MF_TOKEN_CACHE';
+/** Stop using a token this long before MF says it expires, so a call never starts on a dying token. */
+export const TOKEN_EXPIRY_MARGIN_MS = 60_000;
+/** The exchange answers expires_in 3600 [O S4]; assumed when the field is missing. */
+const DEFAULT_EXPIRES_IN_S = 3600;
+/** The exchange allows 100 calls a minute per key and then answers 429 with Retry-After [O S4]. */
+const EXCHANGE_RATE_RETRIES = 2;
+
+interface CachedToken {
+  token: string;
+  /** Epoch ms after which the token must not be used (MF's expiry minus the margin). */
+  usableUntil: number;
+  officeCode: string;
+  /** Fingerprint of the API key the token came from, so a changed key never reuses an old token. */
+  keyId: string;
+}
+
+/**
+ * FNV-1a (32 bit) of the key: tells keys apart in the cache without storing the key or anything from
+ * which it could be recovered.
+ */
+function keyFingerprint(key: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+function parseCached(text: string | null): CachedToken | null {
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text) as Partial<CachedToken> | null;
+    if (
+      value &&
+      typeof value.token === 'string' &&
+      typeof value.usableUntil === 'number' &&
+      typeof value.officeCode === 'string' &&
+      typeof value.keyId === 'string'
+    ) {
+      return value as CachedToken;
+    }
+  } catch {
+    // A corrupt entry is simply not used; the next exchange overwrites it.
+  }
+  return null;
+}
+
+export interface ApiKeyAuthOptions {
+  /** e.g. https://api.biz.moneyforward.com */
+  authBaseUrl: string;
+  apiKey: string;
+  officeCode: string;
+  http: HttpPort;
+  clock: ClockPort;
+  /** Shared across executions (script or user properties) so that they reuse one token. */
+  cache: KeyValuePort;
+  cacheKey?: string;
+}
+
+const Msg = {
+  noKey: 'MFのAPIキーが設定されていません。スクリプトプロパティ MF_API_KEY を設定してください。',
+  noOffice: 'MFの事業者コードが設定されていません。スクリプトプロパティ MF_OFFICE_CODE を設定してください。',
+  invalidKey: 'MFのAPIキーが無効です。設定し直してください。',
+  exchangeRejected: (status: number, code: string) =>
+    `MFのAPIキーをアクセストークンに交換できませんでした（HTTP ${status} ${code}）。MF_API_KEY の設定を確認してください。`,
+  exchangeBusy: 'MFの認証サーバーが混み合っています。しばらく待ってから再実行してください。',
+  exchangeServer: (status: number) =>
+    `MFの認証サーバーでエラーが発生しました（HTTP ${status}）。しばらく待ってから再実行してください。`,
+  exchangeTransport: (timeout: boolean) =>
+    `MFの認証サーバーに接続できませんでした（${timeout ? 'タイムアウト' : '通信エラー'}）。しばらく待ってから再実行してください。`,
+  exchangeBadAnswer: 'MFの認証サーバーから読めない応答が返りました。しばらく待ってから再実行してください。',
+  oauthNoAccess: 'MFとの連携（OAuth認証）が切れています。MFへの接続を認証し直してください。',
+  oauthFailed: 'MFとの連携（OAuth認証）のトークンを取得できませんでした。MFへの接続を認証し直してください。',
+} as const;
+
+function errorCode(res: HttpResponse): string {
+  try {
+    const body = JSON.parse(res.body) as { errors?: { code?: unknown }[]; error?: unknown };
+    const code = body?.errors?.[0]?.code ?? body?.error;
+    if (typeof code === 'string' && /^[A-Za-z0-9_.-]{1,80}$/.test(code)) return code;
+  } catch {
+    // Not JSON: fall through to the status.
+  }
+  return `http_${res.status}`;
+}
+
+/**
+ * API-key mode (mf-api.md §2.2): `POST {authBaseUrl}/auth/exchange` with `Authorization: Bearer <key>`
+ * gives `{access_token, expires_in}`. The token is cached in `cache` until a minute before it expires so
+ * that all executions share it instead of each spending an exchange.
+ */
+export class ApiKeyAuth implements AuthProvider {
+  readonly officeCode: string;
+  private readonly authBaseUrl: string;
+  private readonly apiKey: string;
+  private readonly http: HttpPort;
+  private readonly clock: ClockPort;
+  private readonly cache: KeyValuePort;
+  private readonly cacheKey: string;
+  private readonly keyId: string;
+  private current: CachedToken | null = null;
+
+  constructor(opts: ApiKeyAuthOptions) {
+    this.authBaseUrl = opts.authBaseUrl.replace(/\/+$/, '');
+    this.apiKey = (opts.apiKey ?? '').trim();
+    this.officeCode = (opts.officeCode ?? '').trim();
+    this.http = opts.http;
+    this.clock = opts.clock;
+    this.cache = opts.cache;
+    this.cacheKey = opts.cacheKey ?? DEFAULT_TOKEN_CACHE_KEY;
+    this.keyId = keyFingerprint(this.apiKey);
+  }
+
+  accessToken(): string {
+    if (this.current && this.usable(this.current)) return this.current.token;
+    const cached = this.readCache();
+    if (cached) {
+      this.current = cached;
+      return cached.token;
+    }
+    return this.exchange().token;
+  }
+
+  invalidate(): void {
+    const dropped = this.current;
+    this.current = null;
+    // Only drop the shared entry if it still holds our token: another execution may already have put a
+    // newer one there, which is good for everybody.
+    const cached = parseCached(this.cache.get(this.cacheKey));
+    if (cached && (!dropped || cached.token === dropped.token)) this.cache.delete(this.cacheKey);
+  }
+
+  refresh(): boolean {
+    const stale = this.current?.token ?? null;
+    this.invalidate();
+    const cached = this.readCache();
+    if (cached && cached.token !== stale) {
+      this.current = cached;
+      return true;
+    }
+    this.exchange();
+    return true;
+  }
+
+  private usable(entry: CachedToken): boolean {
+    return (
+      entry.officeCode === this.officeCode &&
+      entry.keyId === this.keyId &&
+      this.clock.now() < entry.usableUntil
+    );
+  }
+
+  private readCache(): CachedToken | null {
+    const cached = parseCached(this.cache.get(this.cacheKey));
+    return cached && this.usable(cached) ? cached : null;
+  }
+
+  private exchange(): CachedToken {
+    if (this.apiKey === '') throw new MfAuthError(Msg.noKey, { status: null, code: 'missing_api_key' });
+    if (this.officeCode === '') {
+      throw new MfAuthError(Msg.noOffice, { status: null, code: 'missing_office_code' });
+    }
+    let res: HttpResponse;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        res = this.http.send({
+          method: 'post',
+          url: `${this.authBaseUrl}/auth/exchange`,
+          headers: { Authorization: `Bearer ${this.apiKey}`, Accept: 'application/json' },
+        });
+      } catch (error) {
+        if (error instanceof HttpTransportError) {
+          throw new MfAuthError(Msg.exchangeTransport(error.reason === 'timeout'), {
+            status: null,
+            code: error.reason,
+          });
+        }
+        // Whatever else the port threw may quote the request; never let it carry the key outward.
+        throw new MfAuthError(Msg.exchangeTransport(false), { status: null, code: 'network' });
+      }
+      if (res.status === 429 && attempt < EXCHANGE_RATE_RETRIES) {
+        this.clock.sleep(retryAfterMs(res.headers, this.clock.now()) ?? 1000 * 2 ** attempt);
+        continue;
+      }
+      break;
+    }
+    if (res.status >= 200 && res.status < 300) {
+      let body: { access_token?: unknown; expires_in?: unknown } | null = null;
+      try {
+        body = JSON.parse(res.body);
+      } catch {
+        body = null;
+      }
+      const token = body?.access_token;
+      if (typeof token !== 'string' || token === '') {
+        throw new MfAuthError(Msg.exchangeBadAnswer, { status: res.status, code: 'invalid_response' });
+      }
+      const expiresIn =
+        typeof body?.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_EXPIRES_IN_S;
+      const entry: CachedToken = {
+        token,
+        usableUntil: this.clock.now() + expiresIn * 1000 - TOKEN_EXPIRY_MARGIN_MS,
+        officeCode: this.officeCode,
+        keyId: this.keyId,
+      };
+      this.current = entry;
+      this.cache.set(this.cacheKey, JSON.stringify(entry));
+      return entry;
+    }
+    const code = errorCode(res);
+    if (res.status === 401 || res.status === 403) {
+      throw new MfAuthError(Msg.invalidKey, { status: res.status, code });
+    }
+    if (res.status === 429) throw new MfAuthError(Msg.exchangeBusy, { status: 429, code });
+    if (res.status >= 500)
+      throw new MfAuthError(Msg.exchangeServer(res.status), { status: res.status, code });
+    throw new MfAuthError(Msg.exchangeRejected(res.status, code), { status: res.status, code });
+  }
+}
+
+/**
+ * The part of the Apps Script OAuth2 library's service object (apps-script-oauth2) that kicho uses.
+ * Structural, so src/mf needs no Apps Script global.
+ */
+export interface OAuthServiceLike {
+  getAccessToken(): string;
+  hasAccess(): boolean;
+  refresh(): void;
+}
+
+/**
+ * OAuth mode: the library stores and refreshes tokens (in user properties). MF rotates the refresh token
+ * on every refresh (mf-api.md §2.1), which the library handles by saving the new pair.
+ */
+export class OAuthAuth implements AuthProvider {
+  readonly officeCode = null;
+
+  constructor(private readonly service: OAuthServiceLike) {}
+
+  accessToken(): string {
+    let access = false;
+    try {
+      // hasAccess() refreshes an expired token itself and may throw while doing so.
+      access = this.service.hasAccess();
+    } catch {
+      throw new MfAuthError(Msg.oauthFailed, { status: null, code: 'oauth_refresh_failed' });
+    }
+    if (!access) throw new MfAuthError(Msg.oauthNoAccess, { status: null, code: 'oauth_no_access' });
+    let token: string;
+    try {
+      token = this.service.getAccessToken();
+    } catch {
+      throw new MfAuthError(Msg.oauthFailed, { status: null, code: 'oauth_no_token' });
+    }
+    if (!token) throw new MfAuthError(Msg.oauthNoAccess, { status: null, code: 'oauth_no_access' });
+    return token;
+  }
+
+  /** The library keeps no per-call state to drop; a refresh() replaces the stored token. */
+  invalidate(): void {}
+
+  refresh(): boolean {
+    try {
+      this.service.refresh();
+      return this.service.hasAccess();
+    } catch {
+      // The library's own error text may quote the token endpoint's answer; report ours instead.
+      throw new MfAuthError(Msg.oauthFailed, { status: 401, code: 'oauth_refresh_failed' });
+    }
+  }
+}

@@ -1,0 +1,562 @@
+import type { AuthProvider } from './auth';
+import { MfApiError, MfAuthError, redactSecrets } from './errors';
+import {
+  type ClockPort,
+  type HttpPort,
+  type HttpRequest,
+  type HttpResponse,
+  HttpTransportError,
+} from './http';
+import { pathWithId, QueryBuilder, withQuery } from './query';
+import { MAX_RETRY_AFTER_MS, RateLimiter, retryAfterMs } from './rate-limit';
+import type {
+  CreateJournalRequest,
+  JournalizeRequest,
+  JournalizingStatus,
+  MfAccount,
+  MfConnectedAccount,
+  MfId,
+  MfJournal,
+  MfOffice,
+  MfTax,
+  MfTradePartner,
+  MfTransaction,
+  SendOutcome,
+} from './types';
+import { splitWindow } from './windows';
+
+const API_PREFIX = '/api/v3';
+
+/** GET /transactions: the spec says 1000 but the live API answered "per_page must be between 10 and 500". */
+export const TRANSACTIONS_PER_PAGE_MAX = 500;
+const TRANSACTIONS_PER_PAGE_MIN = 10;
+/** GET /journals allows 10000 per the spec, while an error text in the same spec says 100 [C]. */
+export const JOURNALS_PER_PAGE_MAX = 10_000;
+export const JOURNALS_PER_PAGE_DEFAULT = 1000;
+/** GET /journals accepts at most 50 transaction_ids per call. */
+export const TRANSACTION_IDS_PER_CALL = 50;
+/** GETs retried after 429 before giving up; each waits Retry-After or a doubling backoff. */
+const DEFAULT_RATE_LIMIT_RETRIES = 3;
+const BACKOFF_BASE_MS = 1000;
+
+export interface MfClientOptions {
+  /** e.g. https://api-accounting.moneyforward.com (without /api/v3). */
+  apiBaseUrl: string;
+  http: HttpPort;
+  clock: ClockPort;
+  auth: AuthProvider;
+  /** Share one limiter between every client of an execution; by default each client spaces its own calls. */
+  limiter?: RateLimiter;
+  /** per_page for GET /journals (1–10000, default 1000). */
+  maxPerPage?: number;
+  /** per_page for GET /transactions (10–500, default 500). */
+  transactionsPerPage?: number;
+  /** How many times a GET answered 429 is sent again (default 3). */
+  rateLimitRetries?: number;
+}
+
+export interface ListTransactionsQuery {
+  startDate: string;
+  endDate: string;
+  /** Omitted or empty: every status. */
+  statuses?: JournalizingStatus[];
+  connectedAccountId?: MfId;
+}
+
+export interface ListJournalsQuery {
+  startDate?: string;
+  endDate?: string;
+  /** Journals created from these statement lines. An empty array means "none" (no call is made). */
+  transactionIds?: MfId[];
+  /** Journals with this account on either side. */
+  accountId?: MfId;
+}
+
+const Msg = {
+  timeout: 'MFの応答がタイムアウトしました。',
+  network: 'MFに接続できませんでした。',
+  transportRetry: 'しばらく待ってから再実行してください。',
+  unexpectedSend: 'MFへの送信中に予期しないエラーが発生しました。',
+  unauthorized: 'MFの認証が通りませんでした。APIキーまたはMFとの連携（OAuth認証）の設定を確認してください。',
+  refreshFailed:
+    'MFのアクセストークンを更新できませんでした。APIキーまたはMFとの連携の設定を確認してください。',
+  forbidden: (code: string) =>
+    `MFへのアクセス権限がありません（${code}）。連携の権限（スコープ）や事業者の設定を確認してください。`,
+  rateLimited:
+    'MFへのリクエストが多すぎるため受け付けられませんでした。しばらく待ってから再実行してください。',
+  server: (status: number, code: string) =>
+    `MFでエラーが発生しました（HTTP ${status} ${code}）。しばらく待ってから再実行してください。`,
+  rejected: (status: number, code: string, detail: string) =>
+    `MFがリクエストを受け付けませんでした（HTTP ${status} ${code}${detail ? `: ${detail}` : ''}）。`,
+  badAnswer: (status: number) => `MFから読めない応答が返りました（HTTP ${status}）。`,
+  noJournalId: (status: number) => `MFの応答から仕訳IDを読めませんでした（HTTP ${status}）。`,
+  needDate: 'GET /journals には startDate か endDate が必要です。',
+} as const;
+
+interface MfErrorInfo {
+  code: string;
+  message: string;
+}
+
+/** Longest piece of a non-JSON body quoted in an error (it may be an HTML error page). */
+const MAX_QUOTED_BODY = 200;
+
+/** MF's first `{errors:[{code, message}]}` entry; a non-JSON body falls back to `http_<status>` and its text. */
+export function parseMfError(res: HttpResponse): MfErrorInfo {
+  try {
+    const body = JSON.parse(res.body) as { errors?: { code?: unknown; message?: unknown }[] } | null;
+    const first = body?.errors?.[0];
+    if (first && (typeof first.code === 'string' || typeof first.message === 'string')) {
+      return {
+        code: typeof first.code === 'string' && first.code !== '' ? first.code : `http_${res.status}`,
+        message: typeof first.message === 'string' ? first.message : '',
+      };
+    }
+  } catch {
+    // Not JSON (a proxy page, an empty body): quote a little of the text below.
+  }
+  const text = (res.body ?? '')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return {
+    code: `http_${res.status}`,
+    message: text.length > MAX_QUOTED_BODY ? `${text.slice(0, MAX_QUOTED_BODY)}…` : text,
+  };
+}
+
+/**
+ * Which of MF's answers mean "this statement line already has a journal, or was excluded (対象外) in MF".
+ * MF does not document the answer to a second journalize (mf-api.md §13); these patterns cover the fake's
+ * `Messages.alreadyJournalized` / `Messages.transactionExcluded` and the wordings MF is likely to use.
+ * Such an answer is not a failure to record: the caller looks the line up instead (DESIGN §5 step 4).
+ */
+const JOURNALIZED_PATTERNS: readonly RegExp[] = [
+  /already\s+(?:been\s+)?(?:journali[sz]ed|registered)/i,
+  /already\s+has\s+(?:a\s+)?journal/i,
+  /仕訳済/,
+  /既に仕訳/,
+  /すでに仕訳/,
+];
+const EXCLUDED_PATTERNS: readonly RegExp[] = [
+  /(?:is|was|been)\s+excluded/i,
+  /excluded\s+from\s+journali[sz]/i,
+  /対象外/,
+];
+
+/** 'journalized' or 'excluded' when MF's message says so, else null. */
+export function journalizedStateFromMessage(message: string): 'journalized' | 'excluded' | null {
+  if (JOURNALIZED_PATTERNS.some((pattern) => pattern.test(message))) return 'journalized';
+  if (EXCLUDED_PATTERNS.some((pattern) => pattern.test(message))) return 'excluded';
+  return null;
+}
+
+/** True when a create answer means the line is already journalized or excluded, not a real rejection. */
+export function isAlreadyJournalizedAnswer(status: number, message: string): boolean {
+  // 400 is what the fake and MF's validation use; 409/422 are the usual codes for "state conflict".
+  return (
+    (status === 400 || status === 409 || status === 422) && journalizedStateFromMessage(message) !== null
+  );
+}
+
+function clampInt(value: number | undefined, min: number, max: number, fallback: number): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.floor(value)));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Paging stops after a page when MF sends no metadata (masters are not known to page). */
+function totalPages(body: Record<string, unknown>): number {
+  const metadata = body.metadata;
+  if (isObject(metadata) && typeof metadata.total_pages === 'number') return metadata.total_pages;
+  return 1;
+}
+
+function unique<T>(items: readonly T[]): T[] {
+  const out: T[] = [];
+  const seen = new Set<T>();
+  for (const item of items) {
+    if (!seen.has(item)) {
+      seen.add(item);
+      out.push(item);
+    }
+  }
+  return out;
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+interface Sent {
+  res: HttpResponse;
+}
+
+/**
+ * MF Cloud Accounting API v3 over the HTTP port (mf-api.md). Reads retry what is safe to retry (429,
+ * one 401 after a refresh); creates are sent once and their outcome is classified, never retried,
+ * because MF has no idempotency key and a lost answer may hide a created journal (DESIGN §5).
+ */
+export class MfClient {
+  private readonly baseUrl: string;
+  private readonly http: HttpPort;
+  private readonly clock: ClockPort;
+  private readonly auth: AuthProvider;
+  private readonly limiter: RateLimiter;
+  private readonly journalsPerPage: number;
+  private readonly transactionsPerPage: number;
+  private readonly rateLimitRetries: number;
+  /** The token of the last request, scrubbed from any text quoted out of a response. */
+  private lastToken: string | null = null;
+
+  constructor(opts: MfClientOptions) {
+    this.baseUrl = opts.apiBaseUrl.replace(/\/+$/, '');
+    this.http = opts.http;
+    this.clock = opts.clock;
+    this.auth = opts.auth;
+    this.limiter = opts.limiter ?? new RateLimiter(opts.clock);
+    this.journalsPerPage = clampInt(opts.maxPerPage, 1, JOURNALS_PER_PAGE_MAX, JOURNALS_PER_PAGE_DEFAULT);
+    this.transactionsPerPage = clampInt(
+      opts.transactionsPerPage,
+      TRANSACTIONS_PER_PAGE_MIN,
+      TRANSACTIONS_PER_PAGE_MAX,
+      TRANSACTIONS_PER_PAGE_MAX,
+    );
+    this.rateLimitRetries = clampInt(opts.rateLimitRetries, 0, 10, DEFAULT_RATE_LIMIT_RETRIES);
+  }
+
+  // Masters
+
+  /** The office the token is tied to, with its accounting periods (newest first). */
+  office(): MfOffice {
+    const body = this.getObject('/offices', new QueryBuilder());
+    // A single object, not an array [O S5, S7]; accept a `{office: …}` wrapper too in case MF adds one.
+    const office = isObject(body.office) ? body.office : body;
+    if (!Array.isArray(office.accounting_periods)) throw this.badAnswer(200);
+    return office as unknown as MfOffice;
+  }
+
+  /** Every account, active or not, each with its sub_accounts. */
+  accounts(): MfAccount[] {
+    return this.getMaster<MfAccount>('/accounts', 'accounts');
+  }
+
+  taxes(): MfTax[] {
+    return this.getMaster<MfTax>('/taxes', 'taxes');
+  }
+
+  tradePartners(): MfTradePartner[] {
+    return this.getMaster<MfTradePartner>('/trade_partners', 'trade_partners');
+  }
+
+  connectedAccounts(): MfConnectedAccount[] {
+    return this.getMaster<MfConnectedAccount>('/connected_accounts', 'connected_accounts');
+  }
+
+  // Statement lines and journals
+
+  /**
+   * Statement lines dated startDate..endDate. The window is cut into pieces of at most 366 days (MF's
+   * limit) and each piece is paged oldest first, so lines arriving during the listing land on later pages
+   * instead of shifting earlier ones; a line seen twice is kept once.
+   */
+  listTransactions(q: ListTransactionsQuery): MfTransaction[] {
+    const out: MfTransaction[] = [];
+    const seen = new Set<string>();
+    for (const window of splitWindow(q.startDate, q.endDate)) {
+      for (let page = 1, pages = 1; page <= pages; page++) {
+        const query = new QueryBuilder()
+          .set('start_date', window.start)
+          .set('end_date', window.end)
+          .list('journalizing_statuses', q.statuses)
+          .id('connected_account_id', q.connectedAccountId)
+          .set('order', 'asc')
+          .set('page', page)
+          .set('per_page', this.transactionsPerPage);
+        const body = this.getObject('/transactions', query);
+        const items = this.arrayField<MfTransaction>(body, 'transactions');
+        for (const item of items) {
+          if (!seen.has(item.id)) {
+            seen.add(item.id);
+            out.push(item);
+          }
+        }
+        pages = items.length === 0 ? 0 : totalPages(body);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Journals by transaction date, optionally narrowed to statement lines or an account. MF searches only
+   * the accounting period that contains the date it is given (startDate, else endDate) and silently
+   * drops the rest of the window, so callers spanning terms must call once per term (windows.ts
+   * splitByPeriods). transactionIds are sent at most 50 per call.
+   */
+  listJournals(q: ListJournalsQuery): MfJournal[] {
+    if (!q.startDate && !q.endDate) throw new RangeError(Msg.needDate);
+    if (q.transactionIds !== undefined && q.transactionIds.length === 0) return [];
+    const idChunks: (MfId[] | undefined)[] =
+      q.transactionIds === undefined
+        ? [undefined]
+        : chunk(unique(q.transactionIds), TRANSACTION_IDS_PER_CALL);
+    const out: MfJournal[] = [];
+    const seen = new Set<string>();
+    for (const ids of idChunks) {
+      for (let page = 1, pages = 1; page <= pages; page++) {
+        const query = new QueryBuilder()
+          .set('start_date', q.startDate)
+          .set('end_date', q.endDate)
+          .id('account_id', q.accountId)
+          .ids('transaction_ids', ids)
+          .set('page', page)
+          .set('per_page', this.journalsPerPage);
+        const body = this.getObject('/journals', query);
+        const items = this.arrayField<MfJournal>(body, 'journals');
+        for (const item of items) {
+          if (!seen.has(item.id)) {
+            seen.add(item.id);
+            out.push(item);
+          }
+        }
+        pages = items.length === 0 ? 0 : totalPages(body);
+      }
+    }
+    return out;
+  }
+
+  /** One journal by id, or null when MF says the id does not exist (400 invalid_request_path_parameter). */
+  journal(id: MfId): MfJournal | null {
+    try {
+      const body = this.getObject(pathWithId('/journals', id), new QueryBuilder());
+      if (!isObject(body.journal)) throw this.badAnswer(200);
+      return body.journal as unknown as MfJournal;
+    } catch (error) {
+      if (
+        error instanceof MfApiError &&
+        error.status === 400 &&
+        error.code === 'invalid_request_path_parameter'
+      ) {
+        return null;
+      }
+      throw error;
+    }
+  }
+
+  /** POST /transactions/journalize: one statement line → one journal linked to it. Sent once. */
+  journalize(body: JournalizeRequest): SendOutcome {
+    return this.create('/transactions/journalize', body);
+  }
+
+  /** POST /journals: a journal for a CSV line (not linked to any statement line). Sent once. */
+  createJournal(body: CreateJournalRequest): SendOutcome {
+    return this.create('/journals', body);
+  }
+
+  // Creates
+
+  private create(path: string, body: unknown): SendOutcome {
+    const payload = JSON.stringify(body);
+    let sent = this.trySend('post', path, new QueryBuilder(), payload);
+    if (!('res' in sent)) return sent;
+    if (sent.res.status === 401) {
+      // A 401 means MF did not process the request, so one resend with a fresh token is safe.
+      const refreshed = this.tryRefresh();
+      if (refreshed !== null) return { kind: 'unauthorized', message: refreshed };
+      sent = this.trySend('post', path, new QueryBuilder(), payload);
+      if (!('res' in sent)) return sent;
+    }
+    return this.classifyCreate(sent.res);
+  }
+
+  /** One attempt; whatever prevents knowing the answer becomes an outcome instead of an exception. */
+  private trySend(
+    method: HttpRequest['method'],
+    path: string,
+    query: QueryBuilder,
+    payload: string,
+  ): Sent | SendOutcome {
+    let token: string;
+    try {
+      token = this.auth.accessToken();
+    } catch (error) {
+      // Nothing was sent: the run stops and the rows go back to 送信待ち (DESIGN §5 step 4).
+      if (error instanceof MfAuthError) return { kind: 'unauthorized', message: error.message };
+      throw error;
+    }
+    try {
+      return { res: this.sendWith(token, method, path, query, payload) };
+    } catch (error) {
+      if (error instanceof HttpTransportError) {
+        return { kind: 'unknown', reason: error.reason === 'timeout' ? Msg.timeout : Msg.network };
+      }
+      // The port failed in a way it should not; the request may still have left.
+      return { kind: 'unknown', reason: Msg.unexpectedSend };
+    }
+  }
+
+  private classifyCreate(res: HttpResponse): SendOutcome {
+    const { status } = res;
+    if (status >= 200 && status < 300) {
+      const id = this.journalIdFrom(res);
+      // Created, but we cannot tell which journal: reconcile finds it by transaction id or tag.
+      if (id === null) return { kind: 'unknown', reason: Msg.noJournalId(status) };
+      return { kind: 'created', journalId: id };
+    }
+    if (status === 401) return { kind: 'unauthorized', message: Msg.unauthorized };
+    if (status === 429)
+      return { kind: 'rate-limited', retryAfterMs: retryAfterMs(res.headers, this.clock.now()) };
+    if (status >= 400 && status < 500) {
+      const error = this.errorInfo(res);
+      if (isAlreadyJournalizedAnswer(status, error.message)) {
+        return { kind: 'already-journalized', message: error.message };
+      }
+      return { kind: 'rejected', status, code: error.code, message: error.message };
+    }
+    if (status >= 500) {
+      // The journal may exist (a 500 after commit): look it up, never resend blindly.
+      return { kind: 'unknown', reason: Msg.server(status, this.errorInfo(res).code) };
+    }
+    return { kind: 'unknown', reason: Msg.badAnswer(status) };
+  }
+
+  private journalIdFrom(res: HttpResponse): MfId | null {
+    try {
+      const body = JSON.parse(res.body) as { journal?: { id?: unknown } } | null;
+      const id = body?.journal?.id;
+      return typeof id === 'string' && id !== '' ? id : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** null when a fresh credential is in place, else the Japanese message to report. */
+  private tryRefresh(): string | null {
+    try {
+      return this.auth.refresh() ? null : Msg.refreshFailed;
+    } catch (error) {
+      return error instanceof MfAuthError ? error.message : Msg.refreshFailed;
+    }
+  }
+
+  // Reads
+
+  private getMaster<T>(path: string, key: string): T[] {
+    // Masters are not documented as paged; follow metadata only if MF sends it, and send `page` only then
+    // (unknown parameters are a 400).
+    const first = this.getObject(path, new QueryBuilder());
+    const out = this.arrayField<T>(first, key);
+    const pages = totalPages(first);
+    for (let page = 2; page <= pages; page++) {
+      out.push(...this.arrayField<T>(this.getObject(path, new QueryBuilder().set('page', page)), key));
+    }
+    return out;
+  }
+
+  private getObject(path: string, query: QueryBuilder): Record<string, unknown> {
+    const res = this.get(path, query);
+    let body: unknown;
+    try {
+      body = JSON.parse(res.body);
+    } catch {
+      throw this.badAnswer(res.status);
+    }
+    if (!isObject(body)) throw this.badAnswer(res.status);
+    return body;
+  }
+
+  private arrayField<T>(body: Record<string, unknown>, key: string): T[] {
+    const value = body[key];
+    if (!Array.isArray(value)) throw this.badAnswer(200);
+    return value as T[];
+  }
+
+  /** A GET with the retries that are safe for a read; any other failure throws MfApiError. */
+  private get(path: string, query: QueryBuilder): HttpResponse {
+    let refreshed = false;
+    let rateRetries = 0;
+    for (;;) {
+      const token = this.auth.accessToken();
+      let res: HttpResponse;
+      try {
+        res = this.sendWith(token, 'get', path, query);
+      } catch (error) {
+        if (error instanceof HttpTransportError) {
+          const lead = error.reason === 'timeout' ? Msg.timeout : Msg.network;
+          throw new MfApiError(`${lead}${Msg.transportRetry}`, { status: null, code: error.reason });
+        }
+        throw error;
+      }
+      if (res.status >= 200 && res.status < 300) return res;
+      if (res.status === 401 && !refreshed) {
+        refreshed = true;
+        const failure = this.tryRefresh();
+        if (failure !== null) throw new MfAuthError(failure, { status: 401, code: this.errorInfo(res).code });
+        continue;
+      }
+      if (res.status === 429 && rateRetries < this.rateLimitRetries) {
+        const wait = retryAfterMs(res.headers, this.clock.now()) ?? BACKOFF_BASE_MS * 2 ** rateRetries;
+        rateRetries++;
+        this.clock.sleep(Math.min(wait, MAX_RETRY_AFTER_MS));
+        continue;
+      }
+      throw this.errorFor(res);
+    }
+  }
+
+  private errorFor(res: HttpResponse): MfApiError {
+    const { status } = res;
+    const { code, message } = this.errorInfo(res);
+    const opts = { status, code, detail: message || null };
+    if (status === 401) return new MfAuthError(Msg.unauthorized, opts);
+    if (status === 403) return new MfApiError(Msg.forbidden(code), opts);
+    if (status === 429) return new MfApiError(Msg.rateLimited, opts);
+    if (status >= 500) return new MfApiError(Msg.server(status, code), opts);
+    return new MfApiError(Msg.rejected(status, code, message), opts);
+  }
+
+  private badAnswer(status: number): MfApiError {
+    return new MfApiError(Msg.badAnswer(status), { status, code: 'invalid_response' });
+  }
+
+  /** MF's error with anything credential-like scrubbed: its text ends up in メモ and ログ. */
+  private errorInfo(res: HttpResponse): MfErrorInfo {
+    const info = parseMfError(res);
+    return {
+      code: redactSecrets(info.code, [this.lastToken]),
+      message: redactSecrets(info.message, [this.lastToken]),
+    };
+  }
+
+  private sendWith(
+    token: string,
+    method: HttpRequest['method'],
+    path: string,
+    query: QueryBuilder,
+    payload?: string,
+  ): HttpResponse {
+    this.lastToken = token;
+    const fullQuery = new QueryBuilder();
+    const text = query.toString();
+    // API-key tokens must name the office on every call; OAuth ignores it (mf-api.md §2.2).
+    if (this.auth.officeCode) fullQuery.set('office_code', this.auth.officeCode);
+    const url = withQuery(withQuery(`${this.baseUrl}${API_PREFIX}${path}`, text), fullQuery);
+    const request: HttpRequest = {
+      method,
+      url,
+      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
+    };
+    if (payload !== undefined) {
+      request.headers['Content-Type'] = 'application/json';
+      request.contentType = 'application/json';
+      request.payload = payload;
+    }
+    this.limiter.acquire();
+    return this.http.send(request);
+  }
+}

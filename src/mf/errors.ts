@@ -1,0 +1,35 @@
+/**
+ * Errors the MF client throws. `message` is Japanese and safe to show on a sheet or in ログ: it never
+ * carries a token, an API key or a client secret (DESIGN §7, §9.5). MF's own English text, when there is
+ * one, is kept apart in `detail` so callers can record it without parsing the message.
+ */
+export class MfApiError extends Error {
+  /** HTTP status, or null when no HTTP answer arrived (timeout, network failure). */
+  readonly status: number | null;
+  /** MF's error code (`invalid_query_parameter_value`, …) or our own (`timeout`, `network`, `http_502`). */
+  readonly code: string;
+  /** MF's error message as sent, when there was one. */
+  readonly detail: string | null;
+
+  constructor(message: string, opts: { status: number | null; code: string; detail?: string | null }) {
+    super(message);
+    this.name = 'MfApiError';
+    this.status = opts.status;
+    this.code = opts.code;
+    this.detail = opts.detail ?? null;
+  }
+}
+
+/**
+ * Authentication could not be obtained or was refused (API-key exchange failed, OAuth access lost, 401
+ * after a refresh). A subclass so that `instanceof MfApiError` still catches every MF failure.
+ */
+export class MfAuthError extends MfApiError {
+  constructor(message: string, opts: { status: number | null; code: string; detail?: string | null }) {
+    super(message, opts);
+    this.name = 'MfAuthError';
+  }
+}
+
+/** One redaction for the whole project (src/core/redact.ts), re-exported for the client. */
+export { redactSecrets } from '../core/redact';

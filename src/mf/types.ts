@@ -1,0 +1,122 @@
+/**
+ * MF Cloud Accounting API v3 shapes as kicho uses them (reference/mf-api.md). Ids are opaque strings
+ * that are already percent-encoded: stored, compared and sent exactly as received.
+ */
+export type MfId = string & { readonly __mfId?: never };
+
+export type Side = 'INCOME' | 'EXPENSE';
+export type JournalizingStatus = 'none' | 'registered' | 'excluded' | 'modified' | 'new_voucher_attached';
+
+export interface MfTransaction {
+  id: MfId;
+  date: string;
+  value: number;
+  side: Side;
+  content: string | null;
+  memo: string | null;
+  journalizing_status: JournalizingStatus;
+  connected_account_id: MfId;
+  connected_sub_account_id: MfId | null;
+}
+
+export interface MfSubAccount {
+  id: MfId;
+  account_id: MfId;
+  name: string;
+}
+
+export interface MfAccount {
+  id: MfId;
+  name: string;
+  available: boolean;
+  tax_id: MfId | null;
+  sub_accounts: MfSubAccount[];
+}
+
+export interface MfTax {
+  id: MfId;
+  name: string;
+  abbreviation?: string | null;
+  available: boolean;
+}
+
+export interface MfTradePartner {
+  code: string;
+  name: string;
+  available: boolean;
+}
+
+export interface MfConnectedAccount {
+  id: MfId;
+  name: string;
+  is_manual?: boolean;
+  account_id: MfId | null;
+  sub_account_id: MfId | null;
+  connected_sub_accounts: { id: MfId; name: string; account_id: MfId | null; sub_account_id: MfId | null }[];
+}
+
+export interface MfAccountingPeriod {
+  start_date: string;
+  end_date: string;
+  fiscal_year: number;
+}
+
+export interface MfOffice {
+  name: string;
+  code: string;
+  accounting_periods: MfAccountingPeriod[];
+}
+
+export interface MfJournalSide {
+  account_id: MfId;
+  account_name?: string;
+  sub_account_id?: MfId | null;
+  tax_id?: MfId | null;
+  trade_partner_code?: string | null;
+  value: number;
+  tax_value?: number;
+}
+
+export interface MfJournal {
+  id: MfId;
+  transaction_date: string;
+  transaction_id: MfId | null;
+  tags: string[];
+  memo: string | null;
+  branches: { remark?: string | null; debitor?: MfJournalSide | null; creditor?: MfJournalSide | null }[];
+}
+
+/** Body of POST /api/v3/transactions/journalize (flat, no wrapper). */
+export interface JournalizeRequest {
+  transaction_id: MfId;
+  account_id: MfId;
+  sub_account_id?: MfId | null;
+  tax_id?: MfId | null;
+  trade_partner_code?: string | null;
+  transaction_date?: string;
+  remark?: string;
+  tags: string[];
+}
+
+/** Body of POST /api/v3/journals: `{ journal: … }`, one balanced branch for a CSV line. */
+export interface CreateJournalRequest {
+  journal: {
+    transaction_date: string;
+    journal_type: 'journal_entry';
+    tags: string[];
+    memo?: string;
+    branches: { remark?: string; debitor: MfJournalSide; creditor: MfJournalSide }[];
+  };
+}
+
+/**
+ * What became of one create call (DESIGN §5 step 4). `unknown` means the journal may or may not
+ * exist: it is looked up, never blindly sent again.
+ */
+export type SendOutcome =
+  | { kind: 'created'; journalId: MfId }
+  | { kind: 'already-journalized'; message: string }
+  | { kind: 'rejected'; status: number; code: string; message: string }
+  | { kind: 'rate-limited'; retryAfterMs: number | null }
+  | { kind: 'unauthorized'; message: string }
+  | { kind: 'unknown'; reason: string };

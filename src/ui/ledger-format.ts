@@ -1,0 +1,86 @@
+/**
+ * How the 台帳 looks to the people who read it: state colours, the 操作 dropdown, plain-text
+ * columns, and a warning before anyone edits a column the system owns. Idempotent: setup() may run
+ * it again after people moved columns.
+ */
+import { headerIndex } from '../core/headers';
+import { OPERATIONS } from '../core/states';
+
+/** 完了 green, needs a person red, in flight amber, excluded grey (issue 3). */
+const STATE_COLOURS: ReadonlyArray<readonly [state: string, background: string, font: string]> = [
+  ['完了', '#d9ead3', '#274e13'],
+  ['要確認', '#f4cccc', '#990000'],
+  ['失敗', '#f4cccc', '#990000'],
+  ['不明', '#fce5cd', '#7f6000'],
+  ['送信中', '#fce5cd', '#7f6000'],
+  ['除外', '#eeeeee', '#666666'],
+];
+
+/** Columns people may edit; everything else is written by the system (DESIGN §3). */
+const PEOPLE_COLUMNS = new Set(['勘定科目', '補助科目', '税区分', '取引先', '操作']);
+
+/** Columns whose content must stay exactly as written (ids, keys, outside text). */
+const TEXT_COLUMNS = ['キー', '明細ID', '摘要', 'MF仕訳ID', '指紋', '取引日'];
+
+const PROTECTION_NOTE = 'kicho: システムが書き込む列です';
+
+export function formatLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
+  const width = sheet.getLastColumn();
+  if (width === 0) return;
+  const columns = headerIndex(sheet.getRange(1, 1, 1, width).getValues()[0]);
+  const rows = sheet.getMaxRows() - 1;
+  sheet.setFrozenRows(1);
+  sheet.getRange(1, 1, 1, width).setFontWeight('bold').setBackground('#f3f3f3');
+
+  for (const header of TEXT_COLUMNS) {
+    const col = columns.get(header);
+    if (col !== undefined) sheet.getRange(2, col + 1, rows, 1).setNumberFormat('@');
+  }
+
+  const op = columns.get('操作');
+  if (op !== undefined) {
+    const rule = SpreadsheetApp.newDataValidation()
+      .requireValueInList([...OPERATIONS], true)
+      .setAllowInvalid(false)
+      .setHelpText('承認・除外・再試行 から選んでください。次の実行で反映され、空に戻ります。')
+      .build();
+    sheet.getRange(2, op + 1, rows, 1).setDataValidation(rule);
+  }
+
+  const state = columns.get('状態');
+  if (state !== undefined) {
+    const range = sheet.getRange(2, state + 1, rows, 1);
+    const ours = new Set(STATE_COLOURS.map(([s]) => s));
+    // Keep the rules people added; replace only ours.
+    const kept = sheet.getConditionalFormatRules().filter((r) => {
+      const c = r.getBooleanCondition();
+      return !(
+        c &&
+        String(c.getCriteriaType()) === 'TEXT_EQUAL_TO' &&
+        ours.has(String(c.getCriteriaValues()[0]))
+      );
+    });
+    const rules = STATE_COLOURS.map(([s, bg, font]) =>
+      SpreadsheetApp.newConditionalFormatRule()
+        .whenTextEqualTo(s)
+        .setBackground(bg)
+        .setFontColor(font)
+        .setRanges([range])
+        .build(),
+    );
+    sheet.setConditionalFormatRules([...kept, ...rules]);
+  }
+
+  for (const p of sheet.getProtections(SpreadsheetApp.ProtectionType.RANGE)) {
+    if (p.getDescription() === PROTECTION_NOTE) p.remove();
+  }
+  for (const [header, col] of columns) {
+    if (PEOPLE_COLUMNS.has(header)) continue;
+    // Warning-only: people can still fix a cell, but are asked first.
+    sheet
+      .getRange(1, col + 1, rows + 1, 1)
+      .protect()
+      .setDescription(PROTECTION_NOTE)
+      .setWarningOnly(true);
+  }
+}

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { columnWrites, indexByKey, parseLedger } from '../../src/core/ledger';
+import { LEDGER_HEADERS } from '../../src/core/schema';
+
+function sheet(rows: Record<string, unknown>[], headers: readonly string[] = LEDGER_HEADERS): unknown[][] {
+  return [headers.slice(), ...rows.map((r) => headers.map((h) => r[h] ?? ''))];
+}
+
+describe('ledger table', () => {
+  test('columns are found by header text in any order; blank rows are skipped', () => {
+    const headers = [...LEDGER_HEADERS].reverse();
+    const t = parseLedger(
+      sheet([{ キー: 'mf:a', 状態: '未判定', 金額: '1,200' }, {}, { キー: 'mf:b', 状態: '完了' }], headers),
+    );
+    assert.deepEqual(
+      t.rows.map((r) => [r.rowNumber, r.record.キー, r.record.状態]),
+      [
+        [2, 'mf:a', '未判定'],
+        [4, 'mf:b', '完了'],
+      ],
+    );
+    assert.equal(t.rows[0].record.金額, 1200);
+    assert.equal(t.rows[0].record.試行回数, 0);
+  });
+
+  test('a date a person typed is read back as yyyy-MM-dd text', () => {
+    const t = parseLedger(sheet([{ キー: 'mf:a', 取引日: new Date(2026, 9, 1) }]));
+    assert.equal(t.rows[0].record.取引日, '2026-10-01');
+  });
+
+  test('indexByKey keeps every row of a duplicated key', () => {
+    const t = parseLedger(sheet([{ キー: 'k' }, { キー: 'j' }, { キー: 'k' }]));
+    assert.deepEqual(
+      indexByKey(t.rows)
+        .get('k')
+        ?.map((r) => r.rowNumber),
+      [2, 4],
+    );
+  });
+
+  test('columnWrites: one write per changed column over the changed span, others written back unchanged', () => {
+    const t = parseLedger(
+      sheet([
+        { キー: 'a', 状態: '送信待ち', メモ: 'x' },
+        { キー: 'b', 状態: '完了', メモ: 'keep' },
+        { キー: 'c', 状態: '送信待ち' },
+      ]),
+    );
+    const writes = columnWrites(t, [
+      { key: 'a', rowNumber: 2, patch: { 状態: '送信中', 試行回数: 1 } },
+      { key: 'c', rowNumber: 4, patch: { 状態: '送信中', 試行回数: 1 } },
+    ]);
+    const state = LEDGER_HEADERS.indexOf('状態') + 1;
+    const attempts = LEDGER_HEADERS.indexOf('試行回数') + 1;
+    assert.deepEqual(writes, [
+      { column: state, firstRow: 2, values: [['送信中'], ['完了'], ['送信中']] },
+      { column: attempts, firstRow: 2, values: [[1], [0], [1]] },
+    ]);
+  });
+
+  test('columnWrites calls do not grow with the number of changed rows', () => {
+    const rows = Array.from({ length: 500 }, (_, i) => ({ キー: `k${i}`, 状態: '送信待ち' }));
+    const t = parseLedger(sheet(rows));
+    const changes = t.rows.map((r) => ({
+      key: String(r.record.キー),
+      rowNumber: r.rowNumber,
+      patch: { 状態: '送信中', 更新日時: 'now' },
+    }));
+    assert.equal(columnWrites(t, changes).length, 2);
+  });
+});
