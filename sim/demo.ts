@@ -1,14 +1,23 @@
 /**
- * `npm start`: the whole job as far as it is built, offline. Starts the fake MF on 127.0.0.1,
- * loads the built bundle (dist/) into the Apps Script emulator, and runs the entry points by name
- * as a person and the platform would, printing what each did.
+ * `npm start`: the whole job, offline. Starts the fake MF on 127.0.0.1 (two journal creations will
+ * commit and then time out), loads the built bundle (dist/) into the Apps Script emulator, and runs
+ * the entry points by name as a person would: setup → import → classify → dry run → post. Prints
+ * what each did, checks MF for duplicates, and writes a picture of the 台帳 to out/ledger.html.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { remoteTag } from '../src/core/keys';
 import { Emulator, type ExecutionResult } from './gas/index';
-import { FakeMf, TEST_API_KEY } from './mf/fake-mf';
+import { closeSyncHttp } from './gas/lib/sync-http';
+import { ledgerHtml } from './ledger-html';
+import { TEST_API_KEY } from './mf/fake-mf';
+import { nodeMfClient } from './mf/node-client';
 import { TEST_OFFICE_CODE } from './mf/seed';
 import { spawnFakeMf } from './mf/spawn';
+import { addRules, EXAMPLE_RULES, records, setSetting } from './person';
 
 const OWNER = 'owner@example.com';
+const OUT = 'out';
 
 function line(text = ''): void {
   process.stdout.write(`${text}\n`);
@@ -17,20 +26,28 @@ function line(text = ''): void {
 function report(title: string, r: ExecutionResult): void {
   const c = r.counters;
   line(`▶ ${title} — ${r.status === 'ok' ? '成功' : `失敗 (${r.error?.message})`}`);
+  const value = r.value as { messages?: string[] } | undefined;
+  for (const m of value?.messages ?? []) line(`  ${m}`);
   line(
-    `  Sheets 読み取り ${c.sheetsReads} 回 / 書き込み ${c.sheetsWrites} 回 / flush ${c.flushes} 回 / UrlFetch ${c.urlFetches} 回, ` +
-      `所要 ${((r.endedAt - r.startedAt) / 1000).toFixed(1)} 秒 (仮想時間)`,
+    `  [Sheets 読み取り ${c.sheetsReads} / 書き込み ${c.sheetsWrites} / flush ${c.flushes}、UrlFetch ${c.urlFetches}、` +
+      `Apps Script 時間 ${((r.endedAt - r.startedAt) / 1000).toFixed(1)} 秒（模擬）]`,
   );
   if (r.internalErrors.length > 0) throw new Error(`emulator error: ${r.internalErrors.join('\n')}`);
+  if (r.status !== 'ok') throw new Error(`${title} failed`);
+  line();
+}
+
+function stateCounts(rows: Record<string, unknown>[]): string {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(String(r.状態), (counts.get(String(r.状態)) ?? 0) + 1);
+  return [...counts].map(([s, n]) => `${s} ${n}`).join('、');
 }
 
 async function main(): Promise<void> {
-  const emu = new Emulator({ bundleDir: 'dist', owner: OWNER });
-  // Same seed as the server: lets the demo describe the data the server holds.
-  const mf = new FakeMf({ seed: 1 });
-  const server = await spawnFakeMf({ seed: 1 });
+  const server = await spawnFakeMf({ seed: 1, faults: ['commit-then-timeout:2'] });
   try {
-    // The script talks to the fake MF over real HTTP on loopback, configured as a user would (DESIGN §7).
+    const emu = new Emulator({ bundleDir: 'dist', owner: OWNER });
+    // The script reaches the fake MF over real HTTP on loopback, configured as a user would (DESIGN §7).
     emu.world.fetch.allowLoopback = true;
     for (const [k, v] of Object.entries({
       MF_API_BASE_URL: server.url,
@@ -40,42 +57,55 @@ async function main(): Promise<void> {
     })) {
       emu.world.properties.script.set(k, v);
     }
-    const pending = mf.transactions().filter((t) => t.journalizing_status === 'none').length;
-    line('kicho (記帳) — ローカル実行 / local run');
-    line(`偽MF API: ${server.url} (未仕訳明細 ${pending} 件)`);
-    line(`スプレッドシート: 「${emu.world.spreadsheet.name}」 所有者 ${OWNER}`);
+    const run = (name: string) => emu.run(name, { kind: 'menu', user: OWNER });
+    line('kicho（記帳）— ローカル実行 / local run');
+    line(`偽 MF API: ${server.url}（仕訳登録のうち 2 件は「登録されたのに応答がタイムアウト」になります）`);
     line();
 
-    const open = emu.openSpreadsheet(OWNER);
-    report('スプレッドシートを開く (onOpen)', open);
-    for (const menu of emu.world.ui.menusOf(OWNER)) {
-      line(`  メニュー「${menu.title}」: ${menu.items.map((i) => `${i.label} → ${i.handler}()`).join(', ')}`);
-    }
+    report('スプレッドシートを開く（onOpen）', emu.openSpreadsheet(OWNER));
+    report('メニュー「初期設定」（setup）', run('setup'));
+    line('人の操作: 設定に 取込開始日 2026-01-01・取込終了日 2026-06-30 を入力し、ルールを 9 件追加');
+    setSetting(emu.world, '取込開始日', '2026-01-01');
+    setSetting(emu.world, '取込終了日', '2026-06-30');
+    addRules(emu.world, EXAMPLE_RULES);
     line();
+    report('メニュー「明細を取り込む」（importTransactions）', run('importTransactions'));
+    report('メニュー「判定する」（classifyPending）', run('classifyPending'));
+    report('メニュー「ドライラン」（dryRun）', run('dryRun'));
+    report('メニュー「登録を実行」（postApproved）', run('postApproved'));
+    report('もう一度「登録を実行」（何も二重に送らないこと）', run('postApproved'));
 
-    for (const attempt of ['1 回目', '2 回目']) {
-      const r = emu.run('setup', { kind: 'menu', user: OWNER });
-      report(`メニュー「初期設定」 ${attempt} (setup)`, r);
-      for (const m of (r.value as { messages: string[] }).messages) line(`  ${m}`);
-      line();
+    const ledger = records(emu.world, '台帳');
+    line(`台帳: ${ledger.length} 行（${stateCounts(ledger)}）`);
+    const mf = nodeMfClient(server.url, TEST_API_KEY, TEST_OFFICE_CODE);
+    const journals = mf
+      .listJournals({ startDate: '2026-01-01', endDate: '2026-03-31' })
+      .concat(mf.listJournals({ startDate: '2026-04-01', endDate: '2026-06-30' }));
+    const perKey = ledger.map(
+      (r) => journals.filter((j) => j.tags.includes(remoteTag(String(r.キー)))).length,
+    );
+    const twice = perKey.filter((n) => n > 1).length;
+    const unknown = ledger.filter((r) => r.状態 === '不明');
+    line(
+      `MF の仕訳: kicho のタグ付き ${perKey.reduce((a, b) => a + b, 0)} 件、同じ明細に 2 件以上: ${twice} 件`,
+    );
+    if (unknown.length > 0) {
+      const found = unknown.filter((r) =>
+        journals.some((j) => j.tags.includes(remoteTag(String(r.キー)))),
+      ).length;
+      line(
+        `「不明」の ${unknown.length} 件は再送していません（うち ${found} 件は MF に実際に登録済み。照合で完了になります）。`,
+      );
     }
+    if (twice > 0) throw new Error('a statement line was posted twice');
 
-    line('シート:');
-    for (const sheet of emu.world.spreadsheet.sheets) {
-      const headers: unknown[] = [];
-      for (let c = 1; c <= sheet.lastColumn(); c++) headers.push(sheet.value(1, c));
-      line(`  ${sheet.name.padEnd(6, '　')} ${sheet.lastRow()} 行  ${headers.join(' | ')}`);
-    }
-    line();
-    line('ログ:');
-    const log = emu.world.spreadsheet.sheets.find((s) => s.name === 'ログ');
-    for (let r = 2; log && r <= log.lastRow(); r++) {
-      line(`  ${[1, 2, 3, 4, 5, 7].map((c) => log.value(r, c)).join('  ')}`);
-    }
-    line();
-    line('次の段階 (issue 3 以降): 明細の取込・判定・登録・照合をこの流れに追加します。');
+    mkdirSync(OUT, { recursive: true });
+    const file = path.join(OUT, 'ledger.html');
+    writeFileSync(file, ledgerHtml(emu.world, '台帳（npm start の結果）'));
+    line(`台帳の見た目: ${file}`);
   } finally {
     await server.close();
+    await closeSyncHttp();
   }
 }
 

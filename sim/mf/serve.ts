@@ -1,7 +1,10 @@
-// CLI: `tsx sim/mf/serve.ts [--port N] [--seed N]` starts the fake MF API on 127.0.0.1 until Ctrl-C.
+// CLI: `tsx sim/mf/serve.ts [--port N] [--seed N] [--fault KIND[:TIMES] …]` starts the fake MF API on
+// 127.0.0.1 until Ctrl-C. `--fault commit-then-timeout:2` makes the next two journal creations commit and
+// then time out, so a demo shows what kicho does with an unknown outcome.
 
 import { parseArgs } from 'node:util';
 import { FakeMf, TEST_API_KEY, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from './fake-mf';
+import type { FaultKind } from './faults';
 import { TEST_OFFICE_CODE } from './seed';
 import { serveFakeMf } from './server';
 
@@ -15,12 +18,26 @@ function integerOption(value: string | undefined, name: string, fallback: number
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { port: { type: 'string' }, seed: { type: 'string' } },
+    options: {
+      port: { type: 'string' },
+      seed: { type: 'string' },
+      fault: { type: 'string', multiple: true },
+    },
     strict: true,
   });
   const port = integerOption(values.port, 'port', 0);
   const seed = integerOption(values.seed, 'seed', 1);
-  const running = await serveFakeMf(new FakeMf({ seed }), { port });
+  const mf = new FakeMf({ seed });
+  for (const spec of values.fault ?? []) {
+    const [kind, times] = spec.split(':');
+    // Faults from the CLI hit journal creation, where an unknown outcome matters.
+    mf.injectFault({
+      kind: kind as FaultKind,
+      times: integerOption(times, 'fault', 1),
+      match: { method: 'POST', path: /^\/api\/v3\/(transactions\/journalize|journals)$/ },
+    });
+  }
+  const running = await serveFakeMf(mf, { port });
   console.log(`fake MF API listening on ${running.url} (seed ${seed})`);
   console.log(`  MF_API_BASE_URL=${running.url}`);
   console.log(`  MF_AUTH_BASE_URL=${running.url}`);

@@ -13,10 +13,19 @@ export interface SpawnedFakeMf {
 }
 
 /** Starts `sim/mf/serve.ts` on a free loopback port and resolves once it has printed its URL line. */
-export function spawnFakeMf(options: { seed?: number } = {}): Promise<SpawnedFakeMf> {
+export function spawnFakeMf(options: { seed?: number; faults?: string[] } = {}): Promise<SpawnedFakeMf> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', serveScript, '--port', '0', '--seed', String(options.seed ?? 1)],
+    [
+      '--import',
+      'tsx',
+      serveScript,
+      '--port',
+      '0',
+      '--seed',
+      String(options.seed ?? 1),
+      ...(options.faults ?? []).flatMap((f) => ['--fault', f]),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   // Recorded from the start, so close() also works when the child has already gone.
