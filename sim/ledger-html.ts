@@ -2,11 +2,8 @@
  * A picture of the 台帳 as a person sees it in Sheets: Japanese headers, frozen header row, and the
  * state colours the sheet's own conditional-format rules give each row (read from the world).
  */
+import { escapeHtml } from '../src/core/html';
 import type { World } from './gas/world';
-
-function escape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 const SHOWN = [
   '状態',
@@ -37,7 +34,7 @@ export function ledgerHtml(world: World, title: string): string {
     }
     return {};
   };
-  const head = SHOWN.map((h) => `<th>${escape(h)}</th>`).join('');
+  const head = SHOWN.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
   const body: string[] = [];
   for (let r = 2; r <= sheet.lastRow(); r++) {
     const state = String(sheet.value(r, stateCol));
@@ -48,17 +45,17 @@ export function ledgerHtml(world: World, title: string): string {
       const v = c === undefined ? '' : sheet.value(r, c);
       const text = v instanceof Date ? v.toISOString().slice(0, 10) : String(v);
       const cls = h === '金額' || h === '試行回数' ? ' class="num"' : '';
-      return `<td${cls}${h === '状態' ? ` style="${style}"` : ''}>${escape(text)}</td>`;
+      return `<td${cls}${h === '状態' ? ` style="${style}"` : ''}>${escapeHtml(text)}</td>`;
     }).join('');
     body.push(`<tr>${cells}</tr>`);
   }
   return `<!doctype html>
-<html lang="ja"><head><meta charset="utf-8"><title>${escape(title)}</title>
+<html lang="ja"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>
 body{font-family:"Noto Sans JP",sans-serif;font-size:13px;margin:16px;color:#202124}
 h1{font-size:18px}table{border-collapse:collapse}th,td{border:1px solid #e0e0e0;padding:3px 8px;white-space:nowrap;max-width:360px;overflow:hidden;text-overflow:ellipsis}
 thead th{position:sticky;top:0;background:#f3f3f3;font-weight:bold}td.num{text-align:right}
-</style></head><body><h1>${escape(title)}</h1>
+</style></head><body><h1>${escapeHtml(title)}</h1>
 <table><thead><tr>${head}</tr></thead><tbody>
 ${body.join('\n')}
 </tbody></table></body></html>
