@@ -7,6 +7,7 @@ import { escapeHtml } from '../core/html';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
+import { mfClient } from '../gas/mf-connection';
 import { lastImportWindow, lastLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { replaceDataRows } from '../gas/workbook';
@@ -25,9 +26,23 @@ export function computeDryRun(ctx: RunContext): { plan: DryRunPlan; settingsProb
     lastRowCount: lastLedgerRows(),
     lastWindow: lastImportWindow(),
     currentWindow: window.label,
-    taggedJournalsInMf: null,
+    taggedJournalsInMf: table.rows.length === 0 ? taggedJournals(window.start, window.end) : null,
   });
   return { plan, settingsProblems: problems.map((p) => `${p.cell} ${p.message}`) };
+}
+
+/**
+ * How many MF journals in the window carry a kicho tag: asked only when the 台帳 is empty, to tell a
+ * new book from a lost one. Null when MF cannot be asked (not connected, unreachable).
+ */
+function taggedJournals(start: string, end: string): number | null {
+  try {
+    return mfClient()
+      .journalsBetween(start, end)
+      .filter((j) => j.tags.some((t) => /^kc-[0-9a-f]{16}$/.test(t))).length;
+  } catch (_e) {
+    return null;
+  }
 }
 
 function writePlan(plan: DryRunPlan): void {

@@ -23,7 +23,7 @@ import type {
   MfTransaction,
   SendOutcome,
 } from './types';
-import { splitWindow } from './windows';
+import { splitByPeriods, splitWindow } from './windows';
 
 const API_PREFIX = '/api/v3';
 
@@ -328,6 +328,17 @@ export class MfClient {
       }
     }
     return out;
+  }
+
+  /**
+   * Journals dated startDate..endDate across accounting periods: MF answers one period per call, so
+   * the range is cut at period boundaries (one listing per period, paged).
+   */
+  journalsBetween(startDate: string, endDate: string): MfJournal[] {
+    const periods = this.office().accounting_periods;
+    return splitByPeriods(startDate, endDate, periods).flatMap((w) =>
+      this.listJournals({ startDate: w.start, endDate: w.end }),
+    );
   }
 
   /** One journal by id, or null when MF says the id does not exist (400 invalid_request_path_parameter). */

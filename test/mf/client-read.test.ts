@@ -256,3 +256,12 @@ describe('rate limiter', () => {
     assert.equal(a.clock.sleeps.length > 0, true);
   });
 });
+
+test('journalsBetween covers every accounting period in the range', () => {
+  const { client, mf } = harness();
+  const periods = mf.office.accounting_periods;
+  assert.ok(periods.length >= 2);
+  const all = client.journalsBetween('2025-04-01', '2027-03-31');
+  assert.ok(mf.journals().length > 0);
+  assert.equal(all.length, mf.journals().length);
+});

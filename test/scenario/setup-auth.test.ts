@@ -127,3 +127,16 @@ describe('connecting to MF', () => {
     );
   });
 });
+
+test('a rejected API key is reported in Japanese without the key, in the result and in ログ', () => {
+  const w = kichoWorld();
+  const badKey = 'mf_api_test_key_WRONG_0002';
+  w.emu.world.properties.script.set('MF_API_KEY', badKey);
+  w.emu.world.properties.script.delete('MF_TOKEN_CACHE');
+  const r = w.run('importTransactions');
+  const text =
+    JSON.stringify(r.value) + JSON.stringify(records(w.emu.world, 'ログ')) + JSON.stringify(w.ledger());
+  assert.match(JSON.stringify(r.value), /APIキー/);
+  assert.ok(!text.includes(badKey));
+  assert.ok(!text.includes('WRONG'));
+});
