@@ -8,6 +8,7 @@ import { dryRun } from './app/dry-run';
 import { importTransactions } from './app/import-transactions';
 import { onOpen } from './app/on-open';
 import { postApproved } from './app/post-approved';
+import { reconcile } from './app/reconcile';
 import { setup } from './app/setup';
 
 declare const global: Record<string, unknown>;
@@ -18,4 +19,5 @@ global.importTransactions = importTransactions;
 global.classifyPending = classifyPending;
 global.dryRun = dryRun;
 global.postApproved = postApproved;
+global.reconcile = reconcile;
 global.authCallback = authCallback;

@@ -3,6 +3,11 @@ import { MSG } from '../core/messages';
 /** Menu items: label shown to people → global function name in the bundle. */
 export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]> = [
   [MSG.menuSetup, 'setup'],
+  ['明細を取り込む', 'importTransactions'],
+  ['判定する', 'classifyPending'],
+  ['ドライラン', 'dryRun'],
+  ['登録を実行', 'postApproved'],
+  ['照合する', 'reconcile'],
 ];
 
 /** Adds the 「記帳」 menu. Called from the simple trigger onOpen, so it must use no authorised service. */

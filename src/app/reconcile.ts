@@ -1,0 +1,152 @@
+/**
+ * reconcile(): looks up 不明 rows and stale 送信中 rows in MF before anything is sent again.
+ * MF calls grow with accounting periods, date windows and groups of 50 ids — not with rows.
+ */
+import { isMfKey, remoteTag } from '../core/keys';
+import { indexByKey, type RowChange } from '../core/ledger';
+import {
+  type LookupResult,
+  type ReconcileCandidate,
+  reconcileCandidates,
+  reconcilePatch,
+  unchanged,
+} from '../core/reconcile';
+import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
+import { scriptLock } from '../gas/lock';
+import { mfClient } from '../gas/mf-connection';
+import { readSettings } from '../gas/settings-sheet';
+import type { MfClient } from '../mf/client';
+import type { MfAccountingPeriod } from '../mf/types';
+import { accountingPeriodFor } from '../mf/windows';
+import { type RunContext, type RunResult, runEntry } from './run';
+
+const IDS_PER_CALL = 50;
+
+function dateRange(cs: readonly ReconcileCandidate[]): { start: string; end: string } {
+  const dates = cs.map((c) => String(c.record.取引日)).sort();
+  return { start: dates[0], end: dates[dates.length - 1] };
+}
+
+function byPeriod(
+  cs: readonly ReconcileCandidate[],
+  periods: readonly MfAccountingPeriod[],
+): ReconcileCandidate[][] {
+  const groups = new Map<string, ReconcileCandidate[]>();
+  for (const c of cs) {
+    const p = accountingPeriodFor(String(c.record.取引日), periods);
+    const k = p ? p.start_date : String(c.record.取引日);
+    groups.set(k, [...(groups.get(k) ?? []), c]);
+  }
+  return [...groups.values()];
+}
+
+/** One result per candidate key. */
+export function lookUp(
+  client: MfClient,
+  candidates: readonly ReconcileCandidate[],
+): Map<string, LookupResult> {
+  const results = new Map<string, LookupResult>();
+  if (candidates.length === 0) return results;
+  const periods = client.office().accounting_periods;
+  const mf = candidates.filter((c) => isMfKey(c.key));
+  const other = candidates.filter((c) => !isMfKey(c.key));
+
+  for (const group of byPeriod(mf, periods)) {
+    const { start, end } = dateRange(group);
+    const journalOf = new Map<string, string>();
+    for (let i = 0; i < group.length; i += IDS_PER_CALL) {
+      const chunk = group.slice(i, i + IDS_PER_CALL);
+      const ids = chunk.map((c) => String(c.record.明細ID));
+      for (const j of client.listJournals({ startDate: start, endDate: end, transactionIds: ids })) {
+        if (j.transaction_id) journalOf.set(j.transaction_id, j.id);
+      }
+    }
+    const missing = group.filter((c) => !journalOf.has(String(c.record.明細ID)));
+    const status = new Map<string, string>();
+    if (missing.length > 0) {
+      const w = dateRange(missing);
+      for (const t of client.listTransactions({ startDate: w.start, endDate: w.end }))
+        status.set(t.id, t.journalizing_status);
+    }
+    for (const c of group) {
+      const id = String(c.record.明細ID);
+      const journal = journalOf.get(id);
+      const s = status.get(id);
+      results.set(
+        c.key,
+        journal
+          ? { kind: 'found', journalId: journal }
+          : s === 'none'
+            ? { kind: 'absent' }
+            : s === 'excluded'
+              ? { kind: 'excluded' }
+              : { kind: 'pending' },
+      );
+    }
+  }
+
+  if (other.length > 0) {
+    const { start, end } = dateRange(other);
+    const byTag = new Map<string, string>();
+    for (const j of client.journalsBetween(start, end)) for (const t of j.tags) byTag.set(t, j.id);
+    for (const c of other) {
+      const journal = byTag.get(remoteTag(c.key));
+      results.set(c.key, journal ? { kind: 'found', journalId: journal } : { kind: 'absent' });
+    }
+  }
+  return results;
+}
+
+export function runReconcile(_ctx: RunContext, client?: MfClient): RunResult {
+  const { settings } = readSettings();
+  const candidates = reconcileCandidates(readLedger().rows, Date.now());
+  if (candidates.length === 0)
+    return { count: 0, messages: ['照合が必要な行はありません。'], found: 0, resend: 0, review: 0 };
+  const results = lookUp(client ?? mfClient(), candidates);
+
+  const lock = scriptLock();
+  if (!lock.acquire())
+    return { ok: false, count: 0, messages: ['別の実行が進行中です。次の照合で確認します。'] };
+  const changes: RowChange[] = [];
+  try {
+    const nowMs = Date.now();
+    const policy = {
+      nowMs,
+      now: new Date(nowMs).toISOString(),
+      graceMs: settings.graceMinutes * 60_000,
+      maxAttempts: settings.maxAttempts,
+    };
+    const table = readLedger();
+    const byKey = indexByKey(table.rows);
+    for (const c of candidates) {
+      // Re-located by key under the lock; skipped if another run changed the row meanwhile.
+      const row = (byKey.get(c.key) ?? []).find((r) => unchanged(c, r.record));
+      const result = results.get(c.key);
+      if (!row || !result) continue;
+      const patch = reconcilePatch(c, result, policy);
+      if (patch) changes.push({ key: c.key, rowNumber: row.rowNumber, patch });
+    }
+    writeLedgerChanges(table, changes);
+  } finally {
+    lock.flushAndRelease();
+  }
+  const found = changes.filter((c) => c.patch.状態 === '完了').length;
+  const resend = changes.filter((c) => c.patch.状態 === '送信待ち').length;
+  const review = changes.filter((c) => c.patch.状態 === '要確認').length;
+  const waiting = candidates.length - changes.length;
+  return {
+    count: changes.length,
+    messages: [
+      `照合: ${candidates.length} 件を確認し、完了 ${found} 件、再送待ち ${resend} 件、要確認 ${review} 件` +
+        (waiting > 0 ? `、${waiting} 件は次の照合で確かめます。` : '。'),
+    ],
+    found,
+    resend,
+    review,
+    waiting,
+  };
+}
+
+export function reconcile(e?: unknown) {
+  return runEntry('照合', e, (ctx) => runReconcile(ctx));
+}
