@@ -9,6 +9,8 @@ import { importTransactions } from './app/import-transactions';
 import { onOpen } from './app/on-open';
 import { postApproved } from './app/post-approved';
 import { reconcile } from './app/reconcile';
+import { restoreLedgerFromMf } from './app/restore';
+import { runScheduled } from './app/scheduled';
 import { setup } from './app/setup';
 
 declare const global: Record<string, unknown>;
@@ -20,4 +22,6 @@ global.classifyPending = classifyPending;
 global.dryRun = dryRun;
 global.postApproved = postApproved;
 global.reconcile = reconcile;
+global.runScheduled = runScheduled;
+global.restoreLedgerFromMf = restoreLedgerFromMf;
 global.authCallback = authCallback;

@@ -7,7 +7,8 @@ import { applyChanges, merge } from '../core/protocol';
 import { parseRules } from '../core/rules';
 import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { scriptLock } from '../gas/lock';
-import { readMasters, readRuleValues } from '../gas/settings-sheet';
+import { readMasters, readRuleValues, readSettings } from '../gas/settings-sheet';
+import { refreshReviewSheet } from './review-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 export function runClassify(ctx: RunContext): RunResult {
@@ -32,7 +33,9 @@ export function runClassify(ctx: RunContext): RunResult {
     const ops = applyOperations(table.rows, masters, ctx.who, now);
     const after = applyChanges(table, ops);
     const decisions = classifyRows(after.rows, rules, masters, now);
-    writeLedgerChanges(table, merge([...ops, ...decisions]));
+    const changes = merge([...ops, ...decisions]);
+    writeLedgerChanges(table, changes);
+    refreshReviewSheet(applyChanges(table, changes), readSettings().settings.graceMinutes);
     operations = ops.length;
     decided = decisions.length;
     approved = decisions.filter((d) => d.patch.状態 === '送信待ち').length;

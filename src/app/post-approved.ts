@@ -8,7 +8,7 @@ import type { LedgerRecord } from '../core/ledger';
 import { type Masters, resolvePosting } from '../core/masters';
 import type { Claimed, SendResult } from '../core/posting';
 import { type PostingSummary, postApproved as runProtocol, type SenderPort } from '../core/protocol';
-import { scriptClock } from '../gas/clock';
+import { scriptClock, today } from '../gas/clock';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { scriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
@@ -16,6 +16,7 @@ import { lastLedgerRows, recordLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
 import type { SendOutcome } from '../mf/types';
+import { importWindow } from './import-transactions';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 /** MF's remark is limited to 200 characters. */
@@ -124,8 +125,23 @@ export function runPost(ctx: RunContext, client?: MfClient): RunResult {
       ],
     };
   }
-  const masters = readMasters();
   const mf = client ?? mfClient();
+  if (rowsNow === 0) {
+    const window = importWindow(settings, today());
+    const tagged = mf
+      .journalsBetween(window.start, window.end)
+      .filter((j) => j.tags.some((t) => /^kc-[0-9a-f]{16}$/.test(t)));
+    if (tagged.length > 0) {
+      return {
+        ok: false,
+        count: 0,
+        messages: [
+          `台帳が空ですが、MFには kicho が登録した仕訳が ${tagged.length} 件あります。二重登録を防ぐため登録を止めました。メニュー「台帳を復元」を実行してください。`,
+        ],
+      };
+    }
+  }
+  const masters = readMasters();
   const clock = scriptClock();
   const summary = runProtocol({
     ledger: {

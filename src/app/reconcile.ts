@@ -4,6 +4,7 @@
  */
 import { isMfKey, remoteTag } from '../core/keys';
 import { indexByKey, type RowChange } from '../core/ledger';
+import { applyChanges } from '../core/protocol';
 import {
   type LookupResult,
   type ReconcileCandidate,
@@ -18,6 +19,7 @@ import { readSettings } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
 import type { MfAccountingPeriod } from '../mf/types';
 import { accountingPeriodFor } from '../mf/windows';
+import { refreshReviewSheet } from './review-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 const IDS_PER_CALL = 50;
@@ -127,6 +129,7 @@ export function runReconcile(_ctx: RunContext, client?: MfClient): RunResult {
       if (patch) changes.push({ key: c.key, rowNumber: row.rowNumber, patch });
     }
     writeLedgerChanges(table, changes);
+    refreshReviewSheet(applyChanges(table, changes), settings.graceMinutes);
   } finally {
     lock.flushAndRelease();
   }

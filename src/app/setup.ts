@@ -3,7 +3,8 @@ import { MSG } from '../core/messages';
 import { SHEET, SHEET_SPECS } from '../core/schema';
 import { SETTING_DEFAULTS } from '../core/settings';
 import { mfClient } from '../gas/mf-connection';
-import { writeMasters } from '../gas/settings-sheet';
+import { readSettings, writeMasters } from '../gas/settings-sheet';
+import { installScheduleTrigger } from '../gas/triggers';
 import {
   appendHeaders,
   appendRecords,
@@ -53,12 +54,24 @@ export function setup(): SetupSummary {
   formatLedger(ensureSheet(SHEET.ledger).sheet);
   summary.addedSettings = addMissingSettings();
   summary.messages.push(refreshMasters());
+  summary.messages.push(scheduleMessage());
   if (summary.addedSettings.length > 0) summary.messages.push(MSG.settingsAdded(summary.addedSettings));
   const headerCount = Object.values(summary.addedHeaders).reduce((n, h) => n + h.length, 0);
   const done = MSG.setupDone(summary.createdSheets.length, headerCount, summary.addedSettings.length);
   summary.messages.unshift(done);
   appendRunLog({ action: MSG.menuSetup, fromTrigger: false, ok: true, count: 0, message: done });
   return summary;
+}
+
+/** Installs (or replaces) the runScheduled trigger every 照合間隔（分）. */
+function scheduleMessage(): string {
+  const outcome = installScheduleTrigger(readSettings().settings.reconcileIntervalMinutes);
+  if (outcome.kind === 'owned-by-other') {
+    return `定期実行のトリガーは ${outcome.owner} が設定しています（トリガーは作った人のアカウントで動き、ほかの人には見えません）。変更は ${outcome.owner} が「初期設定」を実行してください。`;
+  }
+  return outcome.kind === 'installed'
+    ? `定期実行（照合）を ${outcome.interval} 分ごとに設定しました。`
+    : `定期実行（照合）は ${outcome.interval} 分ごとのままです。`;
 }
 
 /** Fills マスタ from MF when a connection is configured; says what to do when it is not. */

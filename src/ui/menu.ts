@@ -8,6 +8,7 @@ export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]
   ['ドライラン', 'dryRun'],
   ['登録を実行', 'postApproved'],
   ['照合する', 'reconcile'],
+  ['台帳を復元', 'restoreLedgerFromMf'],
 ];
 
 /** Adds the 「記帳」 menu. Called from the simple trigger onOpen, so it must use no authorised service. */

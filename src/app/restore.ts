@@ -1,0 +1,88 @@
+/**
+ * restoreLedgerFromMf(): rebuilds 台帳 rows that went missing from the journals kicho created in
+ * MF (their remote tags and statement-line ids), as 完了, so nothing is ever posted a second time.
+ */
+import { emptyRecord } from '../core/intake';
+import { mfKey, remoteTag } from '../core/keys';
+import { indexByKey, type LedgerRecord } from '../core/ledger';
+import { connectedAccountName } from '../core/masters';
+import { today } from '../gas/clock';
+import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
+import { scriptLock } from '../gas/lock';
+import { mfClient } from '../gas/mf-connection';
+import { recordLedgerRows } from '../gas/run-state';
+import { readMasters, readSettings } from '../gas/settings-sheet';
+import type { MfClient } from '../mf/client';
+import { importWindow } from './import-transactions';
+import { type RunContext, type RunResult, runEntry } from './run';
+
+export function runRestore(_ctx: RunContext, client: MfClient = mfClient()): RunResult {
+  const { settings } = readSettings();
+  const masters = readMasters();
+  const window = importWindow(settings, today());
+  const journals = client
+    .journalsBetween(window.start, window.end)
+    .filter((j) => j.tags.some((t) => t.startsWith('kc-')));
+  const lines = new Map(
+    client.listTransactions({ startDate: window.start, endDate: window.end }).map((t) => [t.id, t]),
+  );
+  const now = new Date().toISOString();
+  const rebuilt: LedgerRecord[] = [];
+  let unkeyed = 0;
+  for (const j of journals) {
+    // Only a journal made from a statement line can be keyed again; its tag proves it is ours.
+    if (!j.transaction_id || !j.tags.includes(remoteTag(mfKey(j.transaction_id)))) {
+      unkeyed += 1;
+      continue;
+    }
+    const line = lines.get(j.transaction_id);
+    const side = j.branches[0]?.debitor ?? j.branches[0]?.creditor;
+    rebuilt.push({
+      ...emptyRecord(),
+      キー: mfKey(j.transaction_id),
+      状態: '完了',
+      取引日: line?.date ?? j.transaction_date,
+      入出金: line ? (line.side === 'INCOME' ? '入金' : '出金') : '',
+      金額: line?.value ?? (side ? side.value + (side.tax_value ?? 0) : ''),
+      摘要: line?.content ?? j.branches[0]?.remark ?? '',
+      口座: line
+        ? connectedAccountName(masters, line.connected_account_id, line.connected_sub_account_id)
+        : '',
+      勘定科目: side?.account_name ?? '',
+      MF仕訳ID: j.id,
+      明細ID: j.transaction_id,
+      判定元: '復元',
+      完了日時: now,
+      更新日時: now,
+      初回検知: now,
+      メモ: 'MFの仕訳から台帳を復元しました。',
+    });
+  }
+  const lock = scriptLock();
+  if (!lock.acquire())
+    return {
+      ok: false,
+      count: 0,
+      messages: ['別の実行が進行中です。しばらく待ってからもう一度実行してください。'],
+    };
+  let added: LedgerRecord[] = [];
+  try {
+    const table = readLedger();
+    const present = indexByKey(table.rows);
+    added = rebuilt.filter((r) => !present.has(String(r.キー)));
+    appendLedgerRecords(added);
+    recordLedgerRows(table.rows.length + added.length);
+  } finally {
+    lock.flushAndRelease();
+  }
+  const messages = [
+    `MFの仕訳 ${journals.length} 件を確認し、台帳に ${added.length} 行を「完了」として戻しました。`,
+  ];
+  if (unkeyed > 0)
+    messages.push(`明細に結びつかない仕訳 ${unkeyed} 件は戻せませんでした（MFで確認してください）。`);
+  return { count: added.length, messages, restored: added.length, unkeyed };
+}
+
+export function restoreLedgerFromMf(e?: unknown) {
+  return runEntry('台帳の復元', e, (ctx) => runRestore(ctx));
+}

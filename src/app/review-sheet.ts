@@ -1,0 +1,23 @@
+/** Rewrites the 要確認 sheet from the 台帳 (one clear, one write). */
+import type { LedgerTable } from '../core/ledger';
+import { reviewItems } from '../core/review';
+import { SHEET } from '../core/schema';
+import { replaceDataRows } from '../gas/workbook';
+
+export function refreshReviewSheet(table: LedgerTable, graceMinutes: number): number {
+  const items = reviewItems(table, Date.now(), graceMinutes * 60_000);
+  replaceDataRows(
+    SHEET.review,
+    items.map((i) => ({
+      キー: i.record.キー,
+      状態: i.record.状態,
+      取引日: i.record.取引日,
+      金額: i.record.金額,
+      摘要: i.record.摘要,
+      理由: i.reason,
+      対応: i.action,
+      行: `台帳 ${i.rowNumber} 行目`,
+    })),
+  );
+  return items.length;
+}

@@ -1,0 +1,49 @@
+/**
+ * runScheduled(e): the time-driven handler. Reconcile first (always), then — when 自動実行 is オン —
+ * import, classify and post, all inside this execution's time budget; what is left waits for the
+ * next run.
+ */
+import { STOP_CLAIMING_AT_MS } from '../core/budget';
+import { readLedger } from '../gas/ledger-sheet';
+import { readSettings } from '../gas/settings-sheet';
+import { runClassify } from './classify-pending';
+import { runImport } from './import-transactions';
+import { runPost } from './post-approved';
+import { runReconcile } from './reconcile';
+import { refreshReviewSheet } from './review-sheet';
+import { type RunContext, type RunResult, runEntry } from './run';
+
+/** Import and classification read whole sheets and page through MF: leave them the first 3 minutes. */
+const INTAKE_BEFORE_MS = 3 * 60_000;
+
+export function runScheduledSteps(ctx: RunContext): RunResult {
+  const messages: string[] = [];
+  const elapsed = () => Date.now() - ctx.startedAt;
+  const step = (name: string, fn: () => RunResult): RunResult | null => {
+    try {
+      const r = fn();
+      messages.push(...r.messages);
+      return r;
+    } catch (e) {
+      messages.push(`${name}: ${e instanceof Error ? e.message : String(e)}`);
+      return null;
+    }
+  };
+  const reconciled = step('照合', () => runReconcile(ctx));
+  const { settings } = readSettings();
+  let posted = 0;
+  if (settings.autoRun) {
+    if (elapsed() < INTAKE_BEFORE_MS) step('取込', () => runImport(ctx));
+    if (elapsed() < INTAKE_BEFORE_MS) step('判定', () => runClassify(ctx));
+    if (elapsed() < STOP_CLAIMING_AT_MS) posted = step('登録', () => runPost(ctx))?.count ?? 0;
+  } else {
+    messages.push('自動実行はオフです（照合のみ行いました）。');
+  }
+  const review = refreshReviewSheet(readLedger(), settings.graceMinutes);
+  if (review > 0) messages.push(`要確認シートに ${review} 件あります。`);
+  return { count: posted, messages, reconciled: reconciled?.count ?? 0, posted, review };
+}
+
+export function runScheduled(e?: unknown) {
+  return runEntry('定期実行', e, (ctx) => runScheduledSteps(ctx));
+}

@@ -1,0 +1,97 @@
+/** The scheduled run, its trigger, the lost-ledger guard with restore, and the 要確認 sheet. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { records } from '../../sim/person';
+import { remoteTag } from '../../src/core/keys';
+import { EXAMPLE_RULES, kichoWorld, OWNER } from '../helpers/kicho';
+
+const MINUTE = 60_000;
+
+describe('triggers', () => {
+  test('setup installs one runScheduled trigger per 照合間隔 and replaces it when the interval changes', () => {
+    const w = kichoWorld();
+    const mine = () => w.emu.world.triggers.visibleTo(OWNER).filter((t) => t.handler === 'runScheduled');
+    assert.equal(mine().length, 1);
+    assert.equal(mine()[0].schedule?.everyMinutes, 15);
+    w.run('setup');
+    assert.equal(mine().length, 1, 'not duplicated');
+    w.setSetting('照合間隔（分）', '5');
+    w.run('setup');
+    assert.equal(mine().length, 1);
+    assert.equal(mine()[0].schedule?.everyMinutes, 5);
+  });
+
+  test('another account running setup adds no trigger and is told who owns them', () => {
+    const w = kichoWorld();
+    const r = w.run('setup', { user: 'bob@example.com' });
+    assert.equal(w.emu.world.triggers.visibleTo('bob@example.com').length, 0);
+    assert.match(JSON.stringify(r.value), new RegExp(`${OWNER} が設定しています`));
+  });
+});
+
+describe('runScheduled', () => {
+  test('with 自動実行 オン the trigger imports, classifies and posts; each line once, over several runs', () => {
+    const w = kichoWorld();
+    w.addRules(EXAMPLE_RULES);
+    w.setSetting('自動実行', 'オン');
+    w.setSetting('1回の送信上限', '50');
+    const runs = w.emu.advance(60 * MINUTE);
+    assert.ok(runs.length >= 3);
+    assert.ok(
+      runs.every((r) => r.result.status === 'ok' && r.result.kind === 'trigger'),
+      JSON.stringify(runs.map((r) => r.result.error)),
+    );
+    const rows = w.ledger();
+    const approved = rows.filter((r) => r.判定元 !== '' && r.状態 !== '要確認');
+    assert.ok(approved.length > 50);
+    assert.ok(approved.every((r) => r.状態 === '完了'));
+    for (const r of rows)
+      assert.ok(w.mf.journals().filter((j) => j.tags.includes(remoteTag(String(r.キー)))).length <= 1);
+    assert.equal(
+      w.emu.world.ui.events.filter((e) => e.type !== 'menu').length,
+      0,
+      'no dialog from a trigger',
+    );
+    const review = records(w.emu.world, '要確認');
+    assert.equal(review.length, rows.filter((r) => r.状態 === '要確認').length);
+    assert.ok(review.every((r) => String(r.対応).length > 0 && String(r.行).includes('行目')));
+  });
+
+  test('with 自動実行 オフ it only reconciles', () => {
+    const w = kichoWorld();
+    const runs = w.emu.advance(20 * MINUTE);
+    assert.equal(runs.length, 1);
+    assert.equal(w.ledger().length, 0);
+    assert.match(JSON.stringify(runs[0].result.value), /自動実行はオフ/);
+  });
+});
+
+describe('lost ledger', () => {
+  test('an emptied 台帳 blocks posting until restoreLedgerFromMf rebuilds the rows as 完了', () => {
+    const w = kichoWorld();
+    w.addRules(EXAMPLE_RULES);
+    w.run('importTransactions');
+    w.run('classifyPending');
+    w.run('postApproved');
+    const posted = w.ledger().filter((r) => r.状態 === '完了').length;
+    assert.ok(posted > 0);
+    // A person deletes every data row by mistake.
+    const ledger = w.emu.world.spreadsheet.sheets.find((s) => s.name === '台帳');
+    assert.ok(ledger);
+    ledger.rows.splice(1);
+    const blocked = w.run('postApproved');
+    assert.equal((blocked.value as { ok: boolean }).ok, false);
+    assert.match(JSON.stringify(blocked.value), /台帳を復元/);
+    const restored = w.run('restoreLedgerFromMf');
+    assert.equal((restored.value as { restored: number }).restored, posted);
+    const rows = w.ledger();
+    assert.ok(rows.every((r) => r.状態 === '完了' && String(r.MF仕訳ID) !== ''));
+    const again = w.run('postApproved');
+    assert.equal((again.value as { ok: boolean }).ok, true);
+    w.run('importTransactions');
+    w.run('classifyPending');
+    w.run('postApproved');
+    for (const r of w.ledger())
+      assert.ok(w.mf.journals().filter((j) => j.tags.includes(remoteTag(String(r.キー)))).length <= 1);
+  });
+});
