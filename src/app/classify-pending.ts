@@ -6,7 +6,7 @@ import { applyOperations } from '../core/operations';
 import { applyChanges, merge } from '../core/protocol';
 import { parseRules } from '../core/rules';
 import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
-import { scriptLock } from '../gas/lock';
+import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { readMasters, readRuleValues, readSettings } from '../gas/settings-sheet';
 import { refreshReviewSheet } from './review-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
@@ -15,19 +15,7 @@ export function runClassify(ctx: RunContext): RunResult {
   const { rules, problems } = parseRules(readRuleValues());
   const masters = readMasters();
   const messages = problems.map((p) => p.message);
-  const lock = scriptLock();
-  if (!lock.acquire()) {
-    return {
-      ok: false,
-      count: 0,
-      messages: ['別の実行が進行中です。しばらく待ってからもう一度実行してください。'],
-    };
-  }
-  let decided = 0;
-  let approved = 0;
-  let review = 0;
-  let operations = 0;
-  try {
+  const done = underScriptLock(() => {
     const now = new Date().toISOString();
     const table = readLedger();
     const ops = applyOperations(table.rows, masters, ctx.who, now);
@@ -36,13 +24,14 @@ export function runClassify(ctx: RunContext): RunResult {
     const changes = merge([...ops, ...decisions]);
     writeLedgerChanges(table, changes);
     refreshReviewSheet(applyChanges(table, changes), readSettings().settings.graceMinutes);
-    operations = ops.length;
-    decided = decisions.length;
-    approved = decisions.filter((d) => d.patch.状態 === '送信待ち').length;
-    review = decisions.filter((d) => d.patch.状態 === '要確認').length;
-  } finally {
-    lock.flushAndRelease();
-  }
+    return { ops, decisions };
+  });
+  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
+  const { ops, decisions } = done.value;
+  const operations = ops.length;
+  const decided = decisions.length;
+  const approved = decisions.filter((d) => d.patch.状態 === '送信待ち').length;
+  const review = decisions.filter((d) => d.patch.状態 === '要確認').length;
   messages.unshift(
     `${decided} 件を判定しました（送信待ち ${approved} 件、要確認 ${review} 件）。` +
       (operations > 0 ? ` 操作 ${operations} 件を反映しました。` : ''),

@@ -8,7 +8,7 @@ import type { Masters } from '../core/masters';
 import type { Settings } from '../core/settings';
 import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
-import { scriptLock } from '../gas/lock';
+import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { recordImportWindow, recordLedgerRows } from '../gas/run-state';
 import { readSettings } from '../gas/settings-sheet';
@@ -92,29 +92,20 @@ export function runImport(ctx: RunContext, client: MfClient = mfClient()): RunRe
     }
   }
 
-  const lock = scriptLock();
-  if (!lock.acquire()) {
-    return {
-      ok: false,
-      count: 0,
-      messages: ['別の実行が進行中です。しばらく待ってからもう一度実行してください。'],
-    };
-  }
-  let added = 0;
-  let elsewhere = 0;
-  let rows = 0;
-  try {
+  const done = underScriptLock(() => {
     const table = readLedger();
     const now = new Date().toISOString();
     const plan = planIntake(table, pending.map(asLine), settled.map(asLine), masters, now, journalIds);
     writeLedgerChanges(table, plan.changes);
     appendLedgerRecords(plan.newRows);
-    added = plan.newRows.length;
-    elsewhere = plan.changes.length;
-    rows = table.rows.length + added;
-  } finally {
-    lock.flushAndRelease();
-  }
+    return {
+      added: plan.newRows.length,
+      elsewhere: plan.changes.length,
+      rows: table.rows.length + plan.newRows.length,
+    };
+  });
+  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
+  const { added, elsewhere, rows } = done.value;
   recordLedgerRows(rows);
   recordImportWindow(window.label);
   messages.unshift(

@@ -10,7 +10,7 @@ import type { Claimed, SendResult } from '../core/posting';
 import { type PostingSummary, postApproved as runProtocol, type SenderPort } from '../core/protocol';
 import { scriptClock, today } from '../gas/clock';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
-import { scriptLock } from '../gas/lock';
+import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { lastLedgerRows, recordLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
@@ -161,7 +161,7 @@ export function runPost(ctx: RunContext, client?: MfClient): RunResult {
       ...summary,
       ok: false,
       count: 0,
-      messages: ['別の実行が進行中です。しばらく待ってからもう一度実行してください。'],
+      messages: [BUSY_MESSAGE],
     };
   }
   recordLedgerRows(rowsNow);

@@ -13,7 +13,7 @@ import {
   unchanged,
 } from '../core/reconcile';
 import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
-import { scriptLock } from '../gas/lock';
+import { underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { readSettings } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
@@ -106,11 +106,7 @@ export function runReconcile(_ctx: RunContext, client?: MfClient): RunResult {
     return { count: 0, messages: ['照合が必要な行はありません。'], found: 0, resend: 0, review: 0 };
   const results = lookUp(client ?? mfClient(), candidates);
 
-  const lock = scriptLock();
-  if (!lock.acquire())
-    return { ok: false, count: 0, messages: ['別の実行が進行中です。次の照合で確認します。'] };
-  const changes: RowChange[] = [];
-  try {
+  const done = underScriptLock(() => {
     const nowMs = Date.now();
     const policy = {
       nowMs,
@@ -120,6 +116,7 @@ export function runReconcile(_ctx: RunContext, client?: MfClient): RunResult {
     };
     const table = readLedger();
     const byKey = indexByKey(table.rows);
+    const changes: RowChange[] = [];
     for (const c of candidates) {
       // Re-located by key under the lock; skipped if another run changed the row meanwhile.
       const row = (byKey.get(c.key) ?? []).find((r) => unchanged(c, r.record));
@@ -130,9 +127,10 @@ export function runReconcile(_ctx: RunContext, client?: MfClient): RunResult {
     }
     writeLedgerChanges(table, changes);
     refreshReviewSheet(applyChanges(table, changes), settings.graceMinutes);
-  } finally {
-    lock.flushAndRelease();
-  }
+    return changes;
+  });
+  if (!done) return { ok: false, count: 0, messages: ['別の実行が進行中です。次の照合で確認します。'] };
+  const changes = done.value;
   const found = changes.filter((c) => c.patch.状態 === '完了').length;
   const resend = changes.filter((c) => c.patch.状態 === '送信待ち').length;
   const review = changes.filter((c) => c.patch.状態 === '要確認').length;

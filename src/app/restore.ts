@@ -8,7 +8,7 @@ import { indexByKey, type LedgerRecord } from '../core/ledger';
 import { connectedAccountName } from '../core/masters';
 import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
-import { scriptLock } from '../gas/lock';
+import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { recordLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
@@ -58,23 +58,16 @@ export function runRestore(_ctx: RunContext, client: MfClient = mfClient()): Run
       メモ: 'MFの仕訳から台帳を復元しました。',
     });
   }
-  const lock = scriptLock();
-  if (!lock.acquire())
-    return {
-      ok: false,
-      count: 0,
-      messages: ['別の実行が進行中です。しばらく待ってからもう一度実行してください。'],
-    };
-  let added: LedgerRecord[] = [];
-  try {
+  const done = underScriptLock(() => {
     const table = readLedger();
     const present = indexByKey(table.rows);
-    added = rebuilt.filter((r) => !present.has(String(r.キー)));
+    const added = rebuilt.filter((r) => !present.has(String(r.キー)));
     appendLedgerRecords(added);
     recordLedgerRows(table.rows.length + added.length);
-  } finally {
-    lock.flushAndRelease();
-  }
+    return added;
+  });
+  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
+  const added = done.value;
   const messages = [
     `MFの仕訳 ${journals.length} 件を確認し、台帳に ${added.length} 行を「完了」として戻しました。`,
   ];

@@ -88,14 +88,6 @@ export function settlePatch(c: Claimed, result: SendResult, now: string): Partia
   const restored = { 試行回数: c.attemptsBefore, 更新日時: now };
   switch (result.kind) {
     case 'created':
-      return {
-        状態: '完了',
-        MF仕訳ID: result.journalId,
-        指紋: result.fingerprint,
-        完了日時: now,
-        更新日時: now,
-        メモ: '',
-      };
     case 'found':
       return {
         状態: '完了',
@@ -103,7 +95,7 @@ export function settlePatch(c: Claimed, result: SendResult, now: string): Partia
         指紋: result.fingerprint,
         完了日時: now,
         更新日時: now,
-        メモ: 'MFでは既に仕訳済みでした（仕訳を確認して完了にしました）。',
+        メモ: result.kind === 'found' ? 'MFでは既に仕訳済みでした（仕訳を確認して完了にしました）。' : '',
       };
     case 'rejected':
       return {

@@ -2,7 +2,6 @@
  * The 台帳 sheet: one read of the whole table, writes batched per column, appends in one call.
  */
 
-import { headerIndex } from '../core/headers';
 import {
   columnWrites,
   type LedgerRecord,
@@ -11,8 +10,8 @@ import {
   type RowChange,
 } from '../core/ledger';
 import { SHEET } from '../core/schema';
-import { toCell, toCells } from './cells';
-import { ensureSheet, readHeaderRow } from './workbook';
+import { toCell } from './cells';
+import { appendRecords, ensureSheet } from './workbook';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -40,25 +39,7 @@ export function writeLedgerChanges(
   }
 }
 
-/** Makes room below the last row: writing past the sheet's last row is an error in Sheets. */
-function ensureRows(sheet: Sheet, lastNeeded: number): void {
-  const max = sheet.getMaxRows();
-  if (lastNeeded > max) sheet.insertRowsAfter(max, lastNeeded - max);
-}
-
 /** Appends records under their headers, in one write. */
 export function appendLedgerRecords(records: readonly LedgerRecord[], sheet: Sheet = ledgerSheet()): void {
-  if (records.length === 0) return;
-  const columns = headerIndex(readHeaderRow(sheet));
-  const width = Math.max(...columns.values()) + 1;
-  const rows = records.map((record) => {
-    const row: unknown[] = new Array(width).fill('');
-    for (const [header, col] of columns) {
-      if (header in record) row[col] = record[header as keyof LedgerRecord];
-    }
-    return row;
-  });
-  const first = sheet.getLastRow() + 1;
-  ensureRows(sheet, first + rows.length - 1);
-  sheet.getRange(first, 1, rows.length, width).setValues(toCells(rows));
+  appendRecords(sheet, records);
 }

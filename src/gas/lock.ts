@@ -27,3 +27,20 @@ export function scriptLock(waitMs: number = LOCK_WAIT_MS): LockPort {
     },
   };
 }
+
+/** The message a run shows when another run holds the lock. */
+export const BUSY_MESSAGE = '別の実行が進行中です。しばらく待ってからもう一度実行してください。';
+
+/**
+ * Runs `fn` under the script lock, then flushes and releases (also when `fn` throws). Returns
+ * null, without running `fn`, when another run holds the lock.
+ */
+export function underScriptLock<T>(fn: () => T): { value: T } | null {
+  const lock = scriptLock();
+  if (!lock.acquire()) return null;
+  try {
+    return { value: fn() };
+  } finally {
+    lock.flushAndRelease();
+  }
+}

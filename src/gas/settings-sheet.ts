@@ -3,8 +3,7 @@ import { headerIndex } from '../core/headers';
 import { type Masters, mastersFromRecords, mastersToRows } from '../core/masters';
 import { MASTER_HEADERS, SHEET } from '../core/schema';
 import { parseSettings, type SettingProblem, type SettingRow, type Settings } from '../core/settings';
-import { toCells } from './cells';
-import { ensureSheet } from './workbook';
+import { ensureSheet, replaceDataRows } from './workbook';
 
 function allValues(name: string): unknown[][] {
   const { sheet } = ensureSheet(name);
@@ -53,14 +52,11 @@ export function readMasters(): Masters {
   return mastersFromRecords(records);
 }
 
-/** Replaces the マスタ data rows (the sheet is system-owned) in one write after one clear. */
+/** Replaces the マスタ data rows (the sheet is system-owned). */
 export function writeMasters(masters: Masters): void {
-  const { sheet } = ensureSheet(SHEET.masters);
   const rows = mastersToRows(masters);
-  const last = sheet.getLastRow();
-  if (last > 1) sheet.getRange(2, 1, last - 1, MASTER_HEADERS.length).clearContent();
-  if (rows.length === 0) return;
-  const needed = rows.length + 1;
-  if (needed > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), needed - sheet.getMaxRows());
-  sheet.getRange(2, 1, rows.length, MASTER_HEADERS.length).setValues(toCells(rows));
+  replaceDataRows(
+    SHEET.masters,
+    rows.map((row) => Object.fromEntries(MASTER_HEADERS.map((h, i) => [h, row[i]]))),
+  );
 }

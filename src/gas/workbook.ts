@@ -49,15 +49,11 @@ export function readColumn(sheet: Sheet, header: string): unknown[] {
     .map((r) => r[0]);
 }
 
-/**
- * Appends records below the last used row, placing each value under its header (people may
- * reorder columns). One header read, one write.
- */
-export function appendRecords(sheet: Sheet, records: ReadonlyArray<Record<string, unknown>>): void {
-  if (records.length === 0) return;
+/** Rows with each record's values under its header (people may reorder columns). */
+function rowsUnderHeaders(sheet: Sheet, records: ReadonlyArray<Record<string, unknown>>): unknown[][] {
   const index = headerIndex(readHeaderRow(sheet));
   const width = Math.max(0, ...index.values()) + 1;
-  const rows = records.map((record) => {
+  return records.map((record) => {
     const row: unknown[] = new Array(width).fill('');
     for (const [header, value] of Object.entries(record)) {
       const col = index.get(header);
@@ -65,39 +61,38 @@ export function appendRecords(sheet: Sheet, records: ReadonlyArray<Record<string
     }
     return row;
   });
-  appendRows(sheet, rows);
+}
+
+/** Writing below the sheet's last row is an error in Sheets: make room first. */
+export function ensureRows(sheet: Sheet, lastNeeded: number): void {
+  const max = sheet.getMaxRows();
+  if (lastNeeded > max) sheet.insertRowsAfter(max, lastNeeded - max);
+}
+
+/** Appends records below the last used row, under their headers: one header read, one write. */
+export function appendRecords(sheet: Sheet, records: ReadonlyArray<Record<string, unknown>>): void {
+  appendRows(sheet, rowsUnderHeaders(sheet, records));
 }
 
 /** Appends rows below the last used row, in one write. */
 export function appendRows(sheet: Sheet, rows: unknown[][]): void {
   if (rows.length === 0) return;
   const first = sheet.getLastRow() + 1;
-  const needed = first + rows.length - 1;
-  // Writing below the sheet's last row is an error in Sheets: make room first.
-  if (needed > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), needed - sheet.getMaxRows());
+  ensureRows(sheet, first + rows.length - 1);
   sheet.getRange(first, 1, rows.length, rows[0].length).setValues(toCells(rows));
 }
 
 /**
- * Replaces every data row of a system-owned sheet (ドライラン, 要確認) with `records`, under its
- * headers: one clear and one write.
+ * Replaces every data row of a system-owned sheet (マスタ, ドライラン, 要確認) with `records`,
+ * under its headers: one clear and one write.
  */
 export function replaceDataRows(name: string, records: ReadonlyArray<Record<string, unknown>>): void {
   const { sheet } = ensureSheet(name);
-  const index = headerIndex(readHeaderRow(sheet));
-  const width = Math.max(0, ...index.values()) + 1;
+  const width = sheet.getLastColumn();
   const last = sheet.getLastRow();
-  if (last > 1) sheet.getRange(2, 1, last - 1, width).clearContent();
-  if (records.length === 0) return;
-  const rows = records.map((record) => {
-    const row: unknown[] = new Array(width).fill('');
-    for (const [header, value] of Object.entries(record)) {
-      const col = index.get(header);
-      if (col !== undefined) row[col] = value;
-    }
-    return row;
-  });
-  const needed = rows.length + 1;
-  if (needed > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), needed - sheet.getMaxRows());
-  sheet.getRange(2, 1, rows.length, width).setValues(toCells(rows));
+  if (last > 1 && width > 0) sheet.getRange(2, 1, last - 1, width).clearContent();
+  const rows = rowsUnderHeaders(sheet, records);
+  if (rows.length === 0) return;
+  ensureRows(sheet, rows.length + 1);
+  sheet.getRange(2, 1, rows.length, rows[0].length).setValues(toCells(rows));
 }

@@ -266,30 +266,19 @@ export class MfClient {
    * instead of shifting earlier ones; a line seen twice is kept once.
    */
   listTransactions(q: ListTransactionsQuery): MfTransaction[] {
-    const out: MfTransaction[] = [];
     const seen = new Set<string>();
-    for (const window of splitWindow(q.startDate, q.endDate)) {
-      for (let page = 1, pages = 1; page <= pages; page++) {
-        const query = new QueryBuilder()
+    return splitWindow(q.startDate, q.endDate).flatMap((window) =>
+      this.paged<MfTransaction>('/transactions', 'transactions', seen, (page) =>
+        new QueryBuilder()
           .set('start_date', window.start)
           .set('end_date', window.end)
           .list('journalizing_statuses', q.statuses)
           .id('connected_account_id', q.connectedAccountId)
           .set('order', 'asc')
           .set('page', page)
-          .set('per_page', this.transactionsPerPage);
-        const body = this.getObject('/transactions', query);
-        const items = this.arrayField<MfTransaction>(body, 'transactions');
-        for (const item of items) {
-          if (!seen.has(item.id)) {
-            seen.add(item.id);
-            out.push(item);
-          }
-        }
-        pages = items.length === 0 ? 0 : totalPages(body);
-      }
-    }
-    return out;
+          .set('per_page', this.transactionsPerPage),
+      ),
+    );
   }
 
   /**
@@ -305,27 +294,38 @@ export class MfClient {
       q.transactionIds === undefined
         ? [undefined]
         : chunk(unique(q.transactionIds), TRANSACTION_IDS_PER_CALL);
-    const out: MfJournal[] = [];
     const seen = new Set<string>();
-    for (const ids of idChunks) {
-      for (let page = 1, pages = 1; page <= pages; page++) {
-        const query = new QueryBuilder()
+    return idChunks.flatMap((ids) =>
+      this.paged<MfJournal>('/journals', 'journals', seen, (page) =>
+        new QueryBuilder()
           .set('start_date', q.startDate)
           .set('end_date', q.endDate)
           .id('account_id', q.accountId)
           .ids('transaction_ids', ids)
           .set('page', page)
-          .set('per_page', this.journalsPerPage);
-        const body = this.getObject('/journals', query);
-        const items = this.arrayField<MfJournal>(body, 'journals');
-        for (const item of items) {
-          if (!seen.has(item.id)) {
-            seen.add(item.id);
-            out.push(item);
-          }
+          .set('per_page', this.journalsPerPage),
+      ),
+    );
+  }
+
+  /** Every page of one listing (`page` 1..total_pages); an item seen on an earlier page is kept once. */
+  private paged<T extends { id: string }>(
+    path: string,
+    field: string,
+    seen: Set<string>,
+    query: (page: number) => QueryBuilder,
+  ): T[] {
+    const out: T[] = [];
+    for (let page = 1, pages = 1; page <= pages; page++) {
+      const body = this.getObject(path, query(page));
+      const items = this.arrayField<T>(body, field);
+      for (const item of items) {
+        if (!seen.has(item.id)) {
+          seen.add(item.id);
+          out.push(item);
         }
-        pages = items.length === 0 ? 0 : totalPages(body);
       }
+      pages = items.length === 0 ? 0 : totalPages(body);
     }
     return out;
   }

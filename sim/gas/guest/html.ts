@@ -1,4 +1,5 @@
 /** HtmlService: outputs and templates with Apps Script scriptlets (<? ?>, <?= ?>, <?!= ?>). */
+import { escapeHtml } from '../../../src/core/html';
 import { call } from './channel';
 
 export class HtmlOutput {
@@ -59,15 +60,6 @@ export class HtmlOutput {
   setFaviconUrl(_url: string): HtmlOutput {
     return this;
   }
-}
-
-export function escapeHtml(text: string): string {
-  return String(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
 
 /** Compiles scriptlets into a function body: literal text, code, escaped and raw prints. */

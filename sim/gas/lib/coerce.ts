@@ -3,7 +3,7 @@
 // ja_JP spreadsheet. Only the parsing rules that matter to this project are modelled; every rule is a
 // deliberate, documented subset of what Sheets recognises.
 
-import { fromZonedParts, getZonedParts, utcMs } from './format-date';
+import { fromZonedParts, getZonedParts, MONTHS, utcMs } from './format-date';
 
 export type CellValue = string | number | boolean | Date; // '' is an empty cell
 
@@ -806,20 +806,6 @@ export function formatNumber(value: number, fmt: string): string {
 
 const JA_DAYS = ['日', '月', '火', '水', '木', '金', '土'];
 const EN_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const EN_MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 type DTok = { lit: string } | { tok: string };
 
@@ -878,7 +864,7 @@ export function formatSerial(serial: number, fmt: string, locale: SheetLocale = 
       out += n === 2 ? String(v).padStart(2, '0') : String(v);
     } else if (k[0] === 'm') {
       if (locale === 'ja_JP') out += `${M}月`;
-      else out += n === 3 ? EN_MONTHS[M - 1].slice(0, 3) : n === 5 ? EN_MONTHS[M - 1][0] : EN_MONTHS[M - 1];
+      else out += n === 3 ? MONTHS[M - 1].slice(0, 3) : n === 5 ? MONTHS[M - 1][0] : MONTHS[M - 1];
     } else if (k[0] === 'd') {
       const wd = d.getUTCDay();
       if (n <= 2) out += n === 2 ? String(D).padStart(2, '0') : String(D);

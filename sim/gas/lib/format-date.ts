@@ -35,7 +35,8 @@ interface Zone {
   fmt?: Intl.DateTimeFormat;
 }
 
-const MONTHS = [
+/** English month names (Utilities.formatDate and Sheets' en formats both use them). */
+export const MONTHS = [
   'January',
   'February',
   'March',
