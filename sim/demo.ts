@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole job, offline. Starts the fake MF on 127.0.0.1 (two journal creations will
  * commit and then time out), loads the built bundle (dist/) into the Apps Script emulator, and runs
- * the entry points by name as a person would: setup → import → classify → dry run → post. Prints
+ * the entry points by name as a person would: setup → import → classify → dry run → post, then lets
+ * the scheduled trigger reconcile the two unknown outcomes. Prints
  * what each did, checks MF for duplicates, and writes a picture of the 台帳 to out/ledger.html.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
     report('メニュー「ドライラン」（dryRun）', run('dryRun'));
     report('メニュー「登録を実行」（postApproved）', run('postApproved'));
     report('もう一度「登録を実行」（何も二重に送らないこと）', run('postApproved'));
+    line('16 分後: 初期設定が入れた定期実行トリガー（runScheduled）が照合します。');
+    for (const t of emu.advance(16 * 60_000)) report(`定期実行（トリガー ${t.handler}）`, t.result);
 
     const ledger = records(emu.world, '台帳');
     line(`台帳: ${ledger.length} 行（${stateCounts(ledger)}）`);

@@ -3,6 +3,7 @@
  * state colours the sheet's own conditional-format rules give each row (read from the world).
  */
 import { escapeHtml } from '../src/core/html';
+import { displayValue } from './gas/lib/coerce';
 import type { World } from './gas/world';
 
 const SHOWN = [
@@ -42,8 +43,11 @@ export function ledgerHtml(world: World, title: string): string {
     const style = `${f.background ? `background:${f.background};` : ''}${f.fontColor ? `color:${f.fontColor};` : ''}`;
     const cells = SHOWN.map((h) => {
       const c = cols.get(h);
-      const v = c === undefined ? '' : sheet.value(r, c);
-      const text = v instanceof Date ? v.toISOString().slice(0, 10) : String(v);
+      // As Sheets shows it: the value through the cell's number format.
+      const text =
+        c === undefined
+          ? ''
+          : displayValue(sheet.value(r, c), sheet.meta(r, c)?.numberFormat, world.timeZone);
       const cls = h === '金額' || h === '試行回数' ? ' class="num"' : '';
       return `<td${cls}${h === '状態' ? ` style="${style}"` : ''}>${escapeHtml(text)}</td>`;
     }).join('');

@@ -37,6 +37,9 @@ export function formatLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
     if (col !== undefined) sheet.getRange(2, col + 1, rows, 1).setNumberFormat('@');
   }
 
+  const amount = columns.get('金額');
+  if (amount !== undefined) sheet.getRange(2, amount + 1, rows, 1).setNumberFormat('#,##0');
+
   const op = columns.get('操作');
   if (op !== undefined) {
     const rule = SpreadsheetApp.newDataValidation()
