@@ -16,10 +16,9 @@ import {
 import { MfApiError } from '../mf/errors';
 import { formatLedger } from '../ui/ledger-format';
 import { fetchMasters } from './masters';
-import { appendRunLog } from './run-log';
+import { type RunResult, runEntry } from './run';
 
-export interface SetupSummary {
-  ok: boolean;
+export interface SetupSummary extends RunResult {
   createdSheets: string[];
   addedHeaders: Record<string, string[]>;
   addedSettings: string[];
@@ -30,9 +29,9 @@ export interface SetupSummary {
  * Creates every sheet of DESIGN §3 and any missing header or setting, idempotently: it adds,
  * never deletes or reorders, so a second run changes nothing.
  */
-export function setup(): SetupSummary {
+export function runSetup(): SetupSummary {
   const summary: SetupSummary = {
-    ok: true,
+    count: 0,
     createdSheets: [],
     addedHeaders: {},
     addedSettings: [],
@@ -59,8 +58,12 @@ export function setup(): SetupSummary {
   const headerCount = Object.values(summary.addedHeaders).reduce((n, h) => n + h.length, 0);
   const done = MSG.setupDone(summary.createdSheets.length, headerCount, summary.addedSettings.length);
   summary.messages.unshift(done);
-  appendRunLog({ action: MSG.menuSetup, fromTrigger: false, ok: true, count: 0, message: done });
+  summary.count = summary.createdSheets.length;
   return summary;
+}
+
+export function setup(e?: unknown) {
+  return runEntry(MSG.menuSetup, e, () => runSetup());
 }
 
 /** Installs (or replaces) the runScheduled trigger every 照合間隔（分）. */
