@@ -286,3 +286,23 @@ describe('postApproved', () => {
     assert.equal(OWNER, r.user);
   });
 });
+
+describe('import window and accounts', () => {
+  test('a window longer than 366 days is split; 対象口座 limits the lines; an unknown name is reported', () => {
+    const w = kichoWorld({ window: ['2025-01-01', '2026-06-30'] });
+    imported(w);
+    const all = w.ledger().length;
+    assert.equal(all, w.mf.transactions().filter((t) => t.journalizing_status === 'none').length);
+    const listings = w.mf.requestLog.filter((r) => r.path === '/api/v3/transactions');
+    assert.ok(listings.length >= 2, 'two windows');
+    assert.ok(listings.every((r) => r.status === 200));
+
+    const w2 = kichoWorld();
+    w2.setSetting('対象口座', '三井住友カード, 存在しない銀行');
+    const r = w2.run('importTransactions');
+    const rows = w2.ledger();
+    assert.ok(rows.length > 0 && rows.length < all);
+    assert.ok(rows.every((x) => x.口座 === '三井住友カード'));
+    assert.match(JSON.stringify(r.value), /対象口座「存在しない銀行」がMFの連携口座にありません/);
+  });
+});
