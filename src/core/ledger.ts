@@ -3,7 +3,7 @@
  * getValues and turned back into per-column writes. Pure: no Apps Script here.
  */
 import { headerIndex } from './headers';
-import { LEDGER_HEADERS, type LedgerHeader } from './schema';
+import { LEDGER_HEADERS, type LedgerHeader, PEOPLE_COLUMNS } from './schema';
 
 export type LedgerRecord = Record<LedgerHeader, string | number>;
 
@@ -82,9 +82,8 @@ export interface RowChange {
 }
 
 /**
- * One write per changed column, spanning the rows between the first and last change: the number of
- * Sheets calls does not grow with the number of rows. Cells in the span that did not change are
- * written back with the value just read (under the lock), so only system data is touched.
+ * A block of cells to write: columns `column`..`column + width - 1`, rows from `firstRow`. Unchanged
+ * cells inside it are written back with the value just read (under the lock).
  */
 export interface ColumnWrite {
   column: number;
@@ -92,27 +91,54 @@ export interface ColumnWrite {
   values: (string | number)[][];
 }
 
+/**
+ * The writes for `changes`: the span of changed rows, in blocks of adjacent columns. A block may
+ * bridge a gap only through system-owned columns (written back as read), never through a column
+ * people edit, so a person's fresh entry is never overwritten. The number of Sheets calls depends
+ * on the columns touched, not on the number of rows.
+ */
 export function columnWrites(table: LedgerTable, changes: readonly RowChange[]): ColumnWrite[] {
   const byRow = new Map<number, Partial<LedgerRecord>>();
   for (const c of changes) byRow.set(c.rowNumber, { ...byRow.get(c.rowNumber), ...c.patch });
+  if (byRow.size === 0) return [];
   const rowByNumber = new Map(table.rows.map((r) => [r.rowNumber, r]));
-  const headers = new Set<LedgerHeader>();
-  for (const patch of byRow.values()) for (const h of Object.keys(patch) as LedgerHeader[]) headers.add(h);
-  const writes: ColumnWrite[] = [];
+  const headerAt = new Map<number, LedgerHeader>();
   for (const h of LEDGER_HEADERS) {
-    if (!headers.has(h)) continue;
     const col = table.columns.get(h);
-    if (col === undefined) continue;
-    const rowsForHeader = [...byRow].filter(([, p]) => h in p).map(([n]) => n);
-    const first = Math.min(...rowsForHeader);
-    const last = Math.max(...rowsForHeader);
+    if (col !== undefined) headerAt.set(col, h);
+  }
+  const changedCols = new Set<number>();
+  for (const patch of byRow.values()) {
+    for (const h of Object.keys(patch) as LedgerHeader[]) {
+      const col = table.columns.get(h);
+      if (col !== undefined) changedCols.add(col);
+    }
+  }
+  const first = Math.min(...byRow.keys());
+  const last = Math.max(...byRow.keys());
+  const bridgeable = (col: number) => {
+    const h = headerAt.get(col);
+    return h !== undefined && !PEOPLE_COLUMNS.has(h);
+  };
+  const blocks: [number, number][] = [];
+  for (const col of [...changedCols].sort((a, b) => a - b)) {
+    const open = blocks[blocks.length - 1];
+    let joinable = !!open;
+    for (let c = open ? open[1] + 1 : col; joinable && c < col; c++) joinable = bridgeable(c);
+    if (open && joinable) open[1] = col;
+    else blocks.push([col, col]);
+  }
+  return blocks.map(([from, to]) => {
     const values: (string | number)[][] = [];
     for (let n = first; n <= last; n++) {
       const patch = byRow.get(n);
-      if (patch && h in patch) values.push([patch[h] as string | number]);
-      else values.push([rowByNumber.get(n)?.record[h] ?? '']);
+      const row: (string | number)[] = [];
+      for (let c = from; c <= to; c++) {
+        const h = headerAt.get(c) as LedgerHeader;
+        row.push(patch && h in patch ? (patch[h] as string | number) : (rowByNumber.get(n)?.record[h] ?? ''));
+      }
+      values.push(row);
     }
-    writes.push({ column: col + 1, firstRow: first, values });
-  }
-  return writes;
+    return { column: from + 1, firstRow: first, values };
+  });
 }

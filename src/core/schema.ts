@@ -44,6 +44,15 @@ export const LEDGER_HEADERS = [
 
 export type LedgerHeader = (typeof LEDGER_HEADERS)[number];
 
+/** 台帳 columns people edit (DESIGN §3); every other column is written only by the system. */
+export const PEOPLE_COLUMNS: ReadonlySet<string> = new Set([
+  '勘定科目',
+  '補助科目',
+  '税区分',
+  '取引先',
+  '操作',
+]);
+
 export const RULE_HEADERS = [
   '優先度',
   '一致方法',

@@ -21,10 +21,7 @@ export function ledgerSheet(): Sheet {
 
 /** The whole 台帳 in one getValues. */
 export function readLedger(sheet: Sheet = ledgerSheet()): LedgerTable {
-  const lastRow = sheet.getLastRow();
-  const lastColumn = sheet.getLastColumn();
-  if (lastRow === 0 || lastColumn === 0) return parseLedger([]);
-  return parseLedger(sheet.getRange(1, 1, lastRow, lastColumn).getValues());
+  return parseLedger(sheet.getDataRange().getValues());
 }
 
 /** Writes changes column by column over the span of changed rows: calls do not grow with rows. */
@@ -35,7 +32,9 @@ export function writeLedgerChanges(
 ): void {
   if (changes.length === 0) return;
   for (const w of columnWrites(table, changes)) {
-    sheet.getRange(w.firstRow, w.column, w.values.length, 1).setValues(w.values.map((r) => r.map(toCell)));
+    sheet
+      .getRange(w.firstRow, w.column, w.values.length, w.values[0].length)
+      .setValues(w.values.map((r) => r.map(toCell)));
   }
 }
 

@@ -6,11 +6,7 @@ import { parseSettings, type SettingProblem, type SettingRow, type Settings } fr
 import { ensureSheet, replaceDataRows } from './workbook';
 
 function allValues(name: string): unknown[][] {
-  const { sheet } = ensureSheet(name);
-  const rows = sheet.getLastRow();
-  const cols = sheet.getLastColumn();
-  if (rows === 0 || cols === 0) return [];
-  return sheet.getRange(1, 1, rows, cols).getValues();
+  return ensureSheet(name).sheet.getDataRange().getValues();
 }
 
 function columnLetter(index: number): string {

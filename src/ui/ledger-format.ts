@@ -4,6 +4,7 @@
  * it again after people moved columns.
  */
 import { headerIndex } from '../core/headers';
+import { PEOPLE_COLUMNS } from '../core/schema';
 import { OPERATIONS } from '../core/states';
 
 /** 完了 green, needs a person red, in flight amber, excluded grey (issue 3). */
@@ -15,9 +16,6 @@ const STATE_COLOURS: ReadonlyArray<readonly [state: string, background: string, 
   ['送信中', '#fce5cd', '#7f6000'],
   ['除外', '#eeeeee', '#666666'],
 ];
-
-/** Columns people may edit; everything else is written by the system (DESIGN §3). */
-const PEOPLE_COLUMNS = new Set(['勘定科目', '補助科目', '税区分', '取引先', '操作']);
 
 /** Columns whose content must stay exactly as written (ids, keys, outside text). */
 const TEXT_COLUMNS = ['キー', '明細ID', '摘要', 'MF仕訳ID', '指紋', '取引日'];

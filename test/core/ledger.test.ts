@@ -70,3 +70,27 @@ describe('ledger table', () => {
     assert.equal(columnWrites(t, changes).length, 2);
   });
 });
+
+test('columnWrites bridges gaps through system columns only, never through a column people edit', () => {
+  const t = parseLedger(
+    sheet([
+      { キー: 'a', 状態: '送信中', 初回検知: 'T0', 勘定科目: '消耗品費' },
+      { キー: 'b', 状態: '完了', 初回検知: 'T1' },
+    ]),
+  );
+  const writes = columnWrites(t, [
+    { key: 'a', rowNumber: 2, patch: { 状態: '完了', MF仕訳ID: 'J', 更新日時: 'N', メモ: '' } },
+  ]);
+  const col = (h: string) => LEDGER_HEADERS.indexOf(h as never) + 1;
+  // 状態 stands alone (people's columns lie between it and the rest); MF仕訳ID..メモ is one block.
+  assert.deepEqual(
+    writes.map((w) => [w.column, w.values[0].length]),
+    [
+      [col('状態'), 1],
+      [col('MF仕訳ID'), col('メモ') - col('MF仕訳ID') + 1],
+    ],
+  );
+  const block = writes[1].values[0];
+  assert.equal(block[0], 'J');
+  assert.equal(block[col('初回検知') - col('MF仕訳ID')], 'T0', 'written back as read');
+});
