@@ -10,6 +10,14 @@ export class VirtualClock {
     if (ms > 0) this.current += ms;
   }
 
+  /**
+   * Interleaving only: sets the clock back so that other executions can act while one execution's
+   * slow call (a fetch timing out, a sleep) is in progress. Nothing else may move time backwards.
+   */
+  rewindTo(time: number): void {
+    this.current = time;
+  }
+
   /** Moves forward to `time` (never backwards). */
   advanceTo(time: number): void {
     if (time > this.current) this.current = time;

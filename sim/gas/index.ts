@@ -89,7 +89,7 @@ export class Emulator {
 }
 
 /** The event object of a time-driven trigger (fields as documented; timezone is UTC). */
-function clockEvent(triggerUid: string, at: number) {
+export function clockEvent(triggerUid: string, at: number) {
   const d = new Date(at);
   return {
     authMode: 'FULL',

@@ -127,6 +127,13 @@ export class World {
    * execution, let a person sort a sheet). Returning 'kill' kills the calling execution.
    */
   beforeCall?: (exec: ExecutionState, call: Call) => 'kill' | undefined;
+  /**
+   * How a contended lock call waits. 'spend' (default; executions run one at a time): the timeout
+   * passes on the virtual clock and the call fails. 'scheduler' (set by runInterleaved): the
+   * scheduler holds the call until the holder releases or the timeout has passed, so by the time the
+   * world answers, the wait is over.
+   */
+  lockWaits: 'spend' | 'scheduler' = 'spend';
   private nextExecutionId = 1;
   private randomState: number;
 
@@ -209,6 +216,20 @@ export class World {
   /** Makes the next `times` calls of service[.method] throw `message` (e.g. LockService's transient error). */
   injectFault(fault: { service: string; method?: string; message: string; times?: number }): void {
     this.faults.push({ ...fault, times: fault.times ?? 1 });
+  }
+
+  /**
+   * Interleaving only: moves the clock back to `time` after a call of one execution has taken its
+   * (virtual) time, so that the other executions can act while that call is in progress — a fetch
+   * waiting 60 s for a timeout, a sleep. The interleaver holds the caller until the clock has caught up.
+   */
+  rewindClock(time: number): void {
+    this.clock.rewindTo(time);
+  }
+
+  /** Drops every injected fault not yet used up. */
+  clearFaults(): void {
+    this.faults.length = 0;
   }
 
   /** Answers one service call. Never throws: errors travel back in the reply. */

@@ -40,15 +40,17 @@ export class LockTable {
 }
 
 /**
- * Waiting: executions here run one at a time unless a scheduler interleaves them, so a lock held
- * by another execution cannot be released while this one waits — the wait spends the timeout on
- * the virtual clock and fails, as a real wait behind a long holder does.
+ * Waiting: run one at a time (world.lockWaits 'spend'), an execution cannot see a lock held by
+ * another released while it waits, so the wait spends the timeout on the virtual clock and fails, as
+ * a real wait behind a long holder does. Interleaved ('scheduler'), the scheduler holds a contended
+ * call until the holder releases or the timeout has passed on the clock: a failure here is the end
+ * of a wait already spent.
  */
 function acquire(ctx: ServiceContext, scope: LockScope, timeoutMs: number): boolean {
   if (typeof timeoutMs !== 'number' || timeoutMs < 0) throw new GasError('Invalid argument: timeoutInMillis');
   const { world, exec } = ctx;
   if (world.locks.tryTake(scope, exec.user, exec.id)) return true;
-  world.clock.advance(timeoutMs);
+  if (world.lockWaits === 'spend') world.clock.advance(timeoutMs);
   return false;
 }
 
