@@ -12,6 +12,7 @@ import {
   reconcilePatch,
   unchanged,
 } from '../core/reconcile';
+import { SAFETY } from '../core/safety';
 import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
@@ -111,7 +112,7 @@ export function runReconcile(_ctx: RunContext, client?: MfClient): RunResult {
     const policy = {
       nowMs,
       now: new Date(nowMs).toISOString(),
-      graceMs: settings.graceMinutes * 60_000,
+      graceMs: SAFETY.gracePeriod ? settings.graceMinutes * 60_000 : 0,
       maxAttempts: settings.maxAttempts,
     };
     const table = readLedger();

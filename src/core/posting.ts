@@ -3,6 +3,7 @@
  * claim looks, and what each send outcome does to the row. The orchestration is in protocol.ts.
  */
 import { indexByKey, type LedgerRecord, type LedgerRow, type RowChange } from './ledger';
+import { SAFETY } from './safety';
 import { SENT_STATES } from './states';
 
 export interface Claimed {
@@ -71,7 +72,8 @@ export function planClaim(
   for (const row of rows) {
     if (claimed.length >= limit) break;
     const key = String(row.record.キー);
-    if (row.record.状態 !== '送信待ち' || dup.has(key)) continue;
+    const resend = !SAFETY.lookupBeforeResend && row.record.状態 === '不明';
+    if ((row.record.状態 !== '送信待ち' && !resend) || dup.has(key)) continue;
     const before = attempts(row.record);
     claimed.push({ key, rowNumber: row.rowNumber, record: row.record, attemptsBefore: before });
     changes.push({

@@ -15,6 +15,7 @@ import {
   type SendResult,
   settlePatch,
 } from './posting';
+import { SAFETY } from './safety';
 
 export interface LedgerPort {
   /** One read of the whole 台帳. */
@@ -81,7 +82,7 @@ function claimPhase(
   const guards = guardDuplicateKeys(afterOps.rows, now);
   const afterGuards = applyChanges(afterOps, guards);
   const { claimed, changes } = planClaim(afterGuards.rows, limit, now);
-  input.ledger.write(table, merge([...operations, ...guards, ...changes]));
+  input.ledger.write(table, merge([...operations, ...guards, ...(SAFETY.claimBeforeSend ? changes : [])]));
   return { claimed, operations: operations.length, guarded: guards.length };
 }
 

@@ -9,6 +9,8 @@ import {
   parseLedger,
   type RowChange,
 } from '../core/ledger';
+import { repairChanges, rowsMoved } from '../core/ledger-repair';
+import { SAFETY } from '../core/safety';
 import { SHEET } from '../core/schema';
 import { toCell } from './cells';
 import { appendRecords, ensureSheet } from './workbook';
@@ -24,17 +26,52 @@ export function readLedger(sheet: Sheet = ledgerSheet()): LedgerTable {
   return parseLedger(sheet.getDataRange().getValues());
 }
 
-/** Writes changes column by column over the span of changed rows: calls do not grow with rows. */
+/** How many times a write is redone when people keep moving rows under it. */
+const REPAIR_ROUNDS = 3;
+
+function writeBlocks(table: LedgerTable, changes: readonly RowChange[], sheet: Sheet): void {
+  for (const w of columnWrites(table, changes)) {
+    sheet
+      .getRange(w.firstRow, w.column, w.values.length, w.values[0].length)
+      .setValues(w.values.map((r) => r.map(toCell)));
+  }
+}
+
+/** The キー column over the rows `table` was read from, as the sheet holds it now (one call). */
+function keysNow(table: LedgerTable, sheet: Sheet): unknown[] {
+  const col = table.columns.get('キー');
+  const last = table.rows.length ? table.rows[table.rows.length - 1].rowNumber : 1;
+  if (col === undefined || last < 2) return [];
+  return sheet
+    .getRange(2, col + 1, last - 1, 1)
+    .getValues()
+    .map((r) => r[0]);
+}
+
+/**
+ * Writes changes column by column over the span of changed rows: calls do not grow with rows.
+ * Then flushes and checks that no row moved under the write (a person sorting or inserting rows
+ * while we hold the lock); if one did, rewrites every touched row by key (ledger-repair.ts).
+ */
 export function writeLedgerChanges(
   table: LedgerTable,
   changes: readonly RowChange[],
   sheet: Sheet = ledgerSheet(),
 ): void {
   if (changes.length === 0) return;
-  for (const w of columnWrites(table, changes)) {
-    sheet
-      .getRange(w.firstRow, w.column, w.values.length, w.values[0].length)
-      .setValues(w.values.map((r) => r.map(toCell)));
+  writeBlocks(table, changes, sheet);
+  if (!SAFETY.reorderCheck) return;
+  SpreadsheetApp.flush();
+  let current = table;
+  for (let round = 0; rowsMoved(current, keysNow(current, sheet)); round++) {
+    if (round === REPAIR_ROUNDS) {
+      throw new Error(
+        '書き込み中に台帳の行が何度も並べ替えられたため中断しました。並べ替えをやめてから、もう一度実行してください。',
+      );
+    }
+    current = readLedger(sheet);
+    writeBlocks(current, repairChanges(table, changes, current), sheet);
+    SpreadsheetApp.flush();
   }
 }
 

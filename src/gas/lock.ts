@@ -4,6 +4,7 @@
  */
 import { LOCK_WAIT_MS } from '../core/budget';
 import type { LockPort } from '../core/protocol';
+import { SAFETY } from '../core/safety';
 
 const TRANSIENT_RETRIES = 3;
 
@@ -11,6 +12,7 @@ export function scriptLock(waitMs: number = LOCK_WAIT_MS): LockPort {
   const lock = LockService.getScriptLock();
   return {
     acquire(): boolean {
+      if (!SAFETY.scriptLock) return true;
       for (let attempt = 0; ; attempt++) {
         try {
           return lock.tryLock(waitMs);
@@ -22,7 +24,7 @@ export function scriptLock(waitMs: number = LOCK_WAIT_MS): LockPort {
     },
     flushAndRelease(): void {
       // Google's own advice: flush while still holding the lock, so the next holder reads our writes.
-      SpreadsheetApp.flush();
+      if (SAFETY.flushBeforeRelease) SpreadsheetApp.flush();
       lock.releaseLock();
     },
   };

@@ -1,0 +1,155 @@
+/**
+ * DESIGN §9's invariants, checked on the world (the spreadsheet as stored) and the fake MF's books.
+ */
+import { remoteTag } from '../../src/core/keys';
+import type { World } from '../gas/world';
+import { TEST_API_KEY } from '../mf/fake-mf';
+import { records } from '../person';
+import type { Typed } from './people';
+
+export type ViolationKind =
+  | 'duplicate-journal'
+  | 'journal-for-excluded'
+  | 'lost-line'
+  | 'completed-without-journal'
+  | 'wrong-journal-id'
+  | 'duplicate-row'
+  | 'unsettled'
+  | 'row-deleted'
+  | 'overwrote-person'
+  | 'formula'
+  | 'secret';
+
+export interface Violation {
+  kind: ViolationKind;
+  detail: string;
+}
+
+export interface Expectations {
+  /** MF line ids that were 未仕訳 (none) in the import window: each must be in the 台帳 exactly once. */
+  lines: ReadonlySet<string>;
+  /** Every key ever seen in the 台帳 (rows are never deleted). */
+  keysSeen: ReadonlySet<string>;
+  typed: Typed;
+  /** Secrets that must not be on any sheet. */
+  secrets: readonly string[];
+  /** After the drain: every row is 完了 or 除外 or listed on 要確認. */
+  settled: boolean;
+}
+
+/** Keys on the 台帳 now (for row-deletion tracking). */
+export function ledgerKeys(world: World): string[] {
+  return records(world, '台帳')
+    .map((r) => String(r.キー))
+    .filter((k) => k !== '');
+}
+
+export function checkInvariants(
+  world: World,
+  journals: readonly { id: string; tags: string[]; transaction_id: string | null }[],
+  e: Expectations,
+): Violation[] {
+  const out: Violation[] = [];
+  const rows = records(world, '台帳').filter((r) => String(r.キー) !== '');
+
+  // 1. Never two MF journals for one key; never a journal for an 除外 row.
+  const byTag = new Map<string, string[]>();
+  for (const j of journals) {
+    for (const t of j.tags) if (/^kc-[0-9a-f]{16}$/.test(t)) byTag.set(t, [...(byTag.get(t) ?? []), j.id]);
+  }
+  const keyOfTag = new Map(rows.map((r) => [remoteTag(String(r.キー)), String(r.キー)]));
+  for (const [tag, ids] of byTag) {
+    if (ids.length > 1) {
+      out.push({
+        kind: 'duplicate-journal',
+        detail: `${ids.length} journals for ${keyOfTag.get(tag) ?? tag}: ${ids.join(', ')}`,
+      });
+    }
+  }
+  for (const r of rows) {
+    if (r.状態 !== '除外') continue;
+    const ids = byTag.get(remoteTag(String(r.キー)));
+    if (ids)
+      out.push({ kind: 'journal-for-excluded', detail: `${r.キー} is 除外 but MF has ${ids.join(', ')}` });
+  }
+
+  // 2. No statement line lost: every line of the window in the 台帳 exactly once; settled after the drain.
+  const count = new Map<string, number>();
+  for (const r of rows) count.set(String(r.キー), (count.get(String(r.キー)) ?? 0) + 1);
+  for (const id of e.lines) {
+    const n = count.get(`mf:${id}`) ?? 0;
+    if (n === 0) out.push({ kind: 'lost-line', detail: `line ${id} is not in the 台帳` });
+  }
+  for (const [key, n] of count)
+    if (n > 1) out.push({ kind: 'duplicate-row', detail: `${key} is on ${n} rows` });
+  if (e.settled) {
+    const review = new Set(records(world, '要確認').map((r) => String(r.キー)));
+    for (const r of rows) {
+      const state = String(r.状態);
+      if (state === '完了' || state === '除外' || review.has(String(r.キー))) continue;
+      out.push({ kind: 'unsettled', detail: `${r.キー} ended ${state} and is not on 要確認 (${r.メモ})` });
+    }
+  }
+
+  // 2 (cont.). A 完了 row stands for a journal in MF: one carrying its tag (every journal of these lines is
+  // kicho's), and MF仕訳ID, when set, is that journal. A row marked 完了 without one is a line lost for the books.
+  const tagOfJournal = new Map(journals.map((j) => [j.id, j.tags.find((t) => /^kc-[0-9a-f]{16}$/.test(t))]));
+  for (const r of rows) {
+    if (r.状態 !== '完了') continue;
+    const tag = remoteTag(String(r.キー));
+    if (!byTag.has(tag)) {
+      out.push({
+        kind: 'completed-without-journal',
+        detail: `${r.キー} is 完了 but MF has no journal for it`,
+      });
+    }
+    const id = String(r.MF仕訳ID);
+    if (id !== '' && tagOfJournal.get(id) !== tag) {
+      out.push({
+        kind: 'wrong-journal-id',
+        detail: `${r.キー} has MF仕訳ID ${id}, ${tagOfJournal.has(id) ? `a journal of ${keyOfTag.get(tagOfJournal.get(id) ?? '') ?? 'another line'}` : 'which MF does not have'}`,
+      });
+    }
+  }
+
+  // 3. No row deleted; what people typed is not overwritten (操作 may only be consumed).
+  for (const key of e.keysSeen) {
+    if (!count.has(key)) out.push({ kind: 'row-deleted', detail: `${key} was on the 台帳 and is gone` });
+  }
+  const byKey = new Map(rows.map((r) => [String(r.キー), r]));
+  for (const [key, t] of e.typed) {
+    const r = byKey.get(key);
+    if (!r) continue;
+    for (const h of ['勘定科目', '税区分'] as const) {
+      if (t[h] !== undefined && String(r[h]) !== t[h]) {
+        out.push({ kind: 'overwrote-person', detail: `${key} ${h}: typed ${t[h]}, now ${r[h]}` });
+      }
+    }
+    if (t.操作 !== undefined && r.操作 !== '' && r.操作 !== t.操作) {
+      out.push({ kind: 'overwrote-person', detail: `${key} 操作: typed ${t.操作}, now ${r.操作}` });
+    }
+  }
+
+  // 4. No formula in the 台帳.
+  const sheet = world.spreadsheet.sheets.find((s) => s.name === '台帳');
+  for (let r = 1; sheet && r <= sheet.lastRow(); r++) {
+    for (let c = 1; c <= sheet.lastColumn(); c++) {
+      const f = sheet.meta(r, c)?.formula;
+      if (f) out.push({ kind: 'formula', detail: `台帳 row ${r} column ${c}: ${f}` });
+    }
+  }
+
+  // 5. No secret on any sheet.
+  const secrets = [TEST_API_KEY, ...e.secrets].filter((s) => s.length >= 8);
+  for (const s of world.spreadsheet.sheets) {
+    for (const row of s.rows) {
+      for (const v of row?.v ?? []) {
+        if (typeof v !== 'string' || v.length < 8) continue;
+        const hit = secrets.find((secret) => v.includes(secret));
+        if (hit)
+          out.push({ kind: 'secret', detail: `${s.name}: ${hit.slice(0, 6)}… in "${v.slice(0, 60)}"` });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,401 @@
+/**
+ * One simulated world, from a Scenario: the emulator over a built bundle, a fake MF with a small
+ * seeded dataset, setup, settings and rules as people would type them; then the scenario's timeline
+ * (trigger runs, menu clicks, people, faults, new lines) on the virtual clock, executions that overlap
+ * in time interleaved call by call in worker threads; then a quiet drain; then DESIGN §9's invariants.
+ */
+
+import { GAS_MESSAGES } from '../gas/index';
+import {
+  type InterleavedJob,
+  type InterleavedResult,
+  type Pick,
+  runInterleaved,
+  type WorkerPool,
+} from '../gas/interleave';
+import type { World } from '../gas/world';
+import type { FakeMf } from '../mf/fake-mf';
+import type { FaultSpec } from '../mf/faults';
+import { mulberry32 } from '../mf/random';
+import type { Transaction } from '../mf/types';
+import { records } from '../person';
+import { checkInvariants, ledgerKeys, type Violation } from './invariants';
+import { act, type Typed } from './people';
+import type { Fault, PersonAct, Scenario } from './scenario';
+import { BOB, clockEvent, createWorld, MINUTE, OWNER, START } from './world';
+
+/** An execution lasts at most 6 minutes: jobs starting within that of a cluster's member may overlap it. */
+const OVERLAP_MS = 6 * MINUTE;
+const MAX_CLUSTER = 4;
+/** Quiet period: trigger runs every 照合間隔 until nothing is left open or nothing changes (at most this many). */
+const MAX_DRAIN_RUNS = 60;
+const OPEN_STATES = new Set(['未判定', '送信待ち', '送信中', '不明']);
+
+/** What new lines look like (some match a rule, some need a person, some look like formulas). */
+const ARRIVALS: readonly { content: string; side: 'INCOME' | 'EXPENSE'; value: number }[] = [
+  { content: 'ｱﾏｿﾞﾝ', side: 'EXPENSE', value: 2480 },
+  { content: 'ｽﾀｰﾊﾞｯｸｽ', side: 'EXPENSE', value: 980 },
+  { content: 'ﾏﾙｾﾞﾝｼﾞﾕﾝｸﾄﾞｳ', side: 'EXPENSE', value: 3300 },
+  { content: '=1+2', side: 'EXPENSE', value: 500 },
+  { content: 'ﾌﾘｺﾐ ｶ)ﾔﾏﾀﾞｼｮｳｼﾞ', side: 'INCOME', value: 110000 },
+  { content: '+ﾃｽｳﾘﾖｳ', side: 'EXPENSE', value: 220 },
+  { content: 'JR ﾋｶﾞｼﾆﾎﾝ', side: 'EXPENSE', value: 1200 },
+];
+
+export interface Stats {
+  executions: number;
+  /** Executions that ran at the same time as another one (interleaved call by call). */
+  interleaved: number;
+  killed: number;
+  errors: number;
+  faults: Record<string, number>;
+  people: Record<string, number>;
+  arrivals: number;
+  drainRuns: number;
+  journals: number;
+  rows: number;
+  simulatedMinutes: number;
+  emulatorErrors: string[];
+  /** The first few errors executions ended with (an error is not a violation, but worth a look). */
+  errorSamples: string[];
+}
+
+export interface Outcome {
+  violations: Violation[];
+  stats: Stats;
+  trace: string[];
+}
+
+export interface RunOptions {
+  bundleDir: string;
+  pool: WorkerPool;
+  /** Keep a step-by-step trace (for --verbose). */
+  trace?: boolean;
+  /** Called at the end with the world and the fake MF (for debugging and tests). */
+  inspect?: (world: World, mf: FakeMf) => void;
+  /**
+   * People may also act while a run holds the script lock, between its read and its write of the 台帳
+   * (off by default: no lock keeps people out of a sheet, so this explores a race the design accepts
+   * rather than the protocol).
+   */
+  peopleAnytime?: boolean;
+}
+
+interface Job {
+  at: number;
+  name: string;
+  kind: 'trigger' | 'menu';
+  user: string;
+  killAt?: number;
+}
+
+type Happening =
+  | { at: number; k: 'act'; act: PersonAct }
+  | { at: number; k: 'fault'; fault: Fault }
+  | { at: number; k: 'arrive'; count: number; pick: number };
+
+/** A seeded pick that, when sticky, keeps answering the same execution most of the time. */
+function schedulePick(seed: number, sticky: boolean): Pick {
+  const next = mulberry32(seed);
+  let last = -1;
+  return (pending) => {
+    if (sticky && pending.includes(last) && next() < 0.9) return last;
+    last = pending[Math.floor(next() * pending.length)];
+    return last;
+  };
+}
+
+function faultTarget(target: string): FaultSpec['match'] {
+  switch (target) {
+    case 'journalize':
+      return { method: 'POST', path: '/api/v3/transactions/journalize' };
+    case 'journals-get':
+      return { method: 'GET', path: '/api/v3/journals' };
+    case 'transactions-get':
+      return { method: 'GET', path: '/api/v3/transactions' };
+    default:
+      return undefined;
+  }
+}
+
+/** The timeline: trigger fires and menu clicks (jobs), and everything else (happenings), in time order. */
+function timeline(s: Scenario, from: number): { jobs: Job[]; happenings: Happening[] } {
+  const jobs: Job[] = [];
+  const happenings: Happening[] = [];
+  let base = from;
+  let day = 0;
+  for (const slot of s.slots) {
+    const fire = base + slot.jitter * 1000;
+    if (!slot.skip) {
+      jobs.push({ at: fire, name: 'runScheduled', kind: 'trigger', user: OWNER, killAt: slot.kill });
+      if (slot.dup !== undefined) {
+        jobs.push({
+          at: fire + slot.dup * 1000,
+          name: 'runScheduled',
+          kind: 'trigger',
+          user: OWNER,
+          killAt: slot.dupKill,
+        });
+      }
+    }
+    for (const m of slot.menus) {
+      const user = m.user ? BOB : OWNER;
+      jobs.push({ at: fire + m.offset * 1000, name: m.name, kind: 'menu', user, killAt: m.kill });
+      if (m.again !== undefined)
+        jobs.push({ at: fire + (m.offset + m.again) * 1000, name: m.name, kind: 'menu', user });
+    }
+    for (const a of slot.acts) happenings.push({ at: base + a.offset * 1000, k: 'act', act: a.act });
+    for (const f of slot.faults) happenings.push({ at: base + f.offset * 1000, k: 'fault', fault: f.fault });
+    if (slot.arrivals)
+      happenings.push({ at: base + slot.arrivals.offset * 1000, k: 'arrive', ...slot.arrivals });
+    if (slot.night) {
+      day += 1;
+      base = START + day * 24 * 60 * MINUTE;
+    } else {
+      base += s.interval * MINUTE;
+    }
+  }
+  const order = <T extends { at: number }>(xs: T[]) =>
+    xs
+      .map((x, i) => ({ x, i }))
+      .sort((a, b) => a.x.at - b.x.at || a.i - b.i)
+      .map(({ x }) => x);
+  return { jobs: order(jobs), happenings: order(happenings) };
+}
+
+/** What the drain watches for progress: every row's key and state, and MF's journal count. */
+function snapshot(world: World, mf: FakeMf): string {
+  const rows = records(world, '台帳').map((r) => `${r.キー}=${r.状態}`);
+  return `${rows.join(',')}|${mf.journals().length}`;
+}
+
+/** The 台帳 in one line: each row's key (shortened), state and attempts, in sheet order. */
+function ledgerLine(world: World): string {
+  return records(world, '台帳')
+    .map((r) => `${String(r.キー).slice(3, 9)}:${r.状態}${Number(r.試行回数) > 0 ? `×${r.試行回数}` : ''}`)
+    .join(' ');
+}
+
+function shortValue(r: InterleavedResult): string {
+  if (r.status !== 'ok') return `${r.status}${r.error ? `: ${r.error.slice(0, 120)}` : ''}`;
+  const v = r.value as { messages?: string[]; ok?: boolean } | undefined;
+  return `${v?.ok === false ? 'not ok' : 'ok'} ${(v?.messages ?? []).join(' ').slice(0, 240)}`;
+}
+
+export function emptyStats(): Stats {
+  return {
+    executions: 0,
+    interleaved: 0,
+    killed: 0,
+    errors: 0,
+    faults: {},
+    people: {},
+    arrivals: 0,
+    drainRuns: 0,
+    journals: 0,
+    rows: 0,
+    simulatedMinutes: 0,
+    emulatorErrors: [],
+    errorSamples: [],
+  };
+}
+
+export function runScenario(s: Scenario, options: RunOptions): Outcome {
+  const trace: string[] = [];
+  const stats = emptyStats();
+  const { world, mf, view, lines, triggerId } = createWorld({
+    bundleDir: options.bundleDir,
+    seed: s.data.seed,
+    lines: s.data.lines,
+    permissive: s.permissive,
+    lagMinutes: s.lagMinutes,
+    batchLimit: s.batchLimit,
+    maxAttempts: s.maxAttempts,
+    interval: s.interval,
+    openEnd: s.openEnd,
+    writeThrough: s.writeThrough,
+  });
+  stats.executions += 1; // setup
+  const now = () => world.clock.now();
+  const clock = (t: number) => new Date(t + 9 * 60 * MINUTE).toISOString().slice(11, 19);
+  const at = () => new Date(now() + 9 * 60 * MINUTE).toISOString().slice(5, 19).replace('T', ' ');
+  const note = (line: string) => {
+    if (options.trace) trace.push(`${at()} ${line}`);
+  };
+  const typed: Typed = new Map();
+  const keysSeen = new Set<string>();
+  const violations = new Map<string, Violation>();
+  const check = (settled: boolean) => {
+    for (const k of ledgerKeys(world)) keysSeen.add(k);
+    const found = checkInvariants(world, mf.journals(), {
+      lines: settled ? lines : new Set(),
+      keysSeen,
+      typed,
+      secrets: [...view.tokens],
+      settled,
+    });
+    for (const v of found) {
+      const id = `${v.kind}|${v.detail}`;
+      if (!violations.has(id)) {
+        violations.set(id, v);
+        note(`VIOLATION ${v.kind}: ${v.detail}`);
+      }
+    }
+  };
+
+  note(
+    `world: ${lines.size} lines, every ${s.interval} min, permissive=${s.permissive}, lag=${s.lagMinutes}m, batch=${s.batchLimit}, attempts=${s.maxAttempts}, openEnd=${s.openEnd}${s.writeThrough ? ', write-through' : ''}`,
+  );
+
+  const count = (bag: Record<string, number>, k: string, n = 1) => {
+    bag[k] = (bag[k] ?? 0) + n;
+  };
+  let arrivalSeq = 0;
+  const apply = (h: Happening) => {
+    if (h.k === 'act') {
+      const done = act(world, h.act, typed);
+      if (done) {
+        count(stats.people, h.act.k);
+        note(`person: ${done}`);
+      }
+    } else if (h.k === 'fault') {
+      const f = h.fault;
+      if (f.k === 'lock') {
+        world.injectFault({
+          service: 'lock',
+          method: 'tryLock',
+          message: GAS_MESSAGES.lockTooMany,
+          times: f.times,
+        });
+        count(stats.faults, 'lock-too-many');
+        note(`fault: LockService too many ×${f.times}`);
+      } else {
+        mf.injectFault({
+          kind: f.kind,
+          match: faultTarget(f.target),
+          times: f.times,
+          retryAfterSeconds: f.kind === '429' ? f.retryAfter : undefined,
+          lagReads: f.kind === 'visibility-lag' ? f.lagReads : undefined,
+        });
+        count(stats.faults, f.kind);
+        note(`fault: ${f.kind} on ${f.target} ×${f.times}`);
+      }
+    } else {
+      const added: Transaction[] = mf.addTransactions(
+        Array.from({ length: h.count }, (_, i) => {
+          const a = ARRIVALS[(h.pick + i) % ARRIVALS.length];
+          const day = 1 + ((h.pick + arrivalSeq++) % 8);
+          return { ...a, date: `2026-05-0${day}` };
+        }),
+      );
+      for (const t of added) lines.add(t.id);
+      stats.arrivals += added.length;
+      note(`MF: ${added.length} new line(s)`);
+    }
+  };
+
+  const { jobs, happenings } = timeline(s, START + MINUTE);
+  let next = 0;
+  const applyUntil = (t: number) => {
+    while (next < happenings.length && happenings[next].at <= t) apply(happenings[next++]);
+  };
+  // People and MF act between service calls, whenever no run holds the script lock. With
+  // peopleAnytime they act adversarially instead: at the next write of a run that holds the lock
+  // (inside its read–modify–write of the 台帳), or a minute late when no such write comes.
+  world.beforeCall = (exec, call) => {
+    if (next >= happenings.length || happenings[next].at > now()) return undefined;
+    const holder = world.locks.holder('script');
+    const inside = holder === exec.id && call.s === 'sheets' && call.m.startsWith('setValue');
+    if (
+      options.peopleAnytime
+        ? inside || (holder === undefined && happenings[next].at + MINUTE <= now())
+        : holder === undefined
+    ) {
+      applyUntil(now());
+    }
+    return undefined;
+  };
+
+  const runCluster = (cluster: Job[], index: number): InterleavedResult[] => {
+    const js: InterleavedJob[] = cluster.map((j) => ({
+      name: j.name,
+      kind: j.kind,
+      user: j.user,
+      args: j.kind === 'trigger' ? [clockEvent(triggerId, Math.max(j.at, now()))] : [],
+      startAt: j.at,
+      killAtCall: j.killAt,
+    }));
+    const seed = (s.schedule.seed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0;
+    const results = runInterleaved(world, js, schedulePick(seed, s.schedule.sticky), {
+      pool: options.pool,
+      jitter: mulberry32(seed ^ 0x5bd1e995),
+    });
+    stats.executions += results.length;
+    stats.interleaved += results.filter((r) =>
+      results.some((o) => o !== r && o.startedAt < r.endedAt && r.startedAt < o.endedAt),
+    ).length;
+    for (const r of results) {
+      if (r.status === 'killed') stats.killed += 1;
+      if (r.status === 'error') {
+        stats.errors += 1;
+        if (stats.errorSamples.length < 5)
+          stats.errorSamples.push(`${r.name}: ${String(r.error).slice(0, 300)}`);
+      }
+      const state = world.executions.get(r.id);
+      for (const e of state?.internalErrors ?? []) stats.emulatorErrors.push(`${r.name}: ${e.slice(0, 200)}`);
+      const span = `${clock(r.startedAt)}→${clock(r.endedAt)}`;
+      note(
+        `  #${r.id} ${span} ${r.kind === 'trigger' ? 'trigger' : r.user.split('@')[0]} ${r.name} [${r.calls} calls] ${shortValue(r)}`,
+      );
+    }
+    return results;
+  };
+
+  let clusterIndex = 0;
+  for (let i = 0; i < jobs.length; ) {
+    if (!options.peopleAnytime) applyUntil(Math.max(now(), jobs[i].at));
+    const cluster = [jobs[i]];
+    let horizon = jobs[i].at + OVERLAP_MS;
+    let j = i + 1;
+    while (j < jobs.length && jobs[j].at < horizon && cluster.length < MAX_CLUSTER) {
+      cluster.push(jobs[j]);
+      horizon = Math.max(horizon, jobs[j].at + OVERLAP_MS);
+      j += 1;
+    }
+    note(`run ${cluster.map((c) => `${c.name}${c.killAt ? `(kill@${c.killAt})` : ''}`).join(' + ')}`);
+    runCluster(cluster, clusterIndex++);
+    note(`  台帳: ${ledgerLine(world)}`);
+    check(false);
+    i = j;
+  }
+  applyUntil(Number.POSITIVE_INFINITY);
+  world.beforeCall = undefined;
+
+  // Quiet: no more faults or people; the trigger runs until nothing is left open.
+  world.clearFaults();
+  mf.clearFaults();
+  note('drain');
+  let quiet = 0;
+  let before = snapshot(world, mf);
+  while (stats.drainRuns < MAX_DRAIN_RUNS) {
+    world.clock.advance(s.interval * MINUTE);
+    const [r] = runCluster(
+      [{ at: now(), name: 'runScheduled', kind: 'trigger', user: OWNER }],
+      clusterIndex++,
+    );
+    stats.drainRuns += 1;
+    const after = snapshot(world, mf);
+    const open = records(world, '台帳').some((row) => OPEN_STATES.has(String(row.状態)));
+    if (r.status === 'ok' && !open) break;
+    // Nothing moves any more (a row waits for a person, or for ever): stop after an hour of no change.
+    quiet = after === before ? quiet + 1 : 0;
+    before = after;
+    if (quiet * s.interval >= 60) break;
+  }
+  check(true);
+  stats.journals = mf.journals().filter((j) => j.tags.some((t) => t.startsWith('kc-'))).length;
+  stats.rows = ledgerKeys(world).length;
+  stats.simulatedMinutes = Math.round((now() - START) / MINUTE);
+  options.inspect?.(world, mf);
+  return { violations: [...violations.values()], stats, trace };
+}

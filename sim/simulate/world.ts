@@ -1,0 +1,143 @@
+/**
+ * A kicho world for the simulation and its tests: the emulator over a built bundle, the fake MF (seen
+ * through MfView) with a small seeded dataset, API-key mode, setup done, and the settings and rules
+ * people would type — 取込開始日/取込終了日 around the lines, 自動実行 オン, rules that approve most lines.
+ */
+import { clockEvent, Emulator } from '../gas/index';
+import type { World } from '../gas/world';
+import { FakeMf, TEST_API_KEY } from '../mf/fake-mf';
+import { buildDataset, TEST_OFFICE_CODE } from '../mf/seed';
+import { addRules, EXAMPLE_RULES, setSetting } from '../person';
+import { MfView } from './mf-view';
+
+export const OWNER = 'owner@example.com';
+export const BOB = 'bob@example.com';
+export const START = Date.parse('2026-05-11T09:00:00+09:00');
+/** The statement lines' dates (and 取込開始日 / 取込終了日). */
+export const WINDOW = ['2026-05-01', '2026-05-08'] as const;
+export const MINUTE = 60_000;
+const MF_HOSTS = ['api-accounting.moneyforward.com', 'api.biz.moneyforward.com'];
+
+/** Rules beyond sim/person's examples, so that most lines are approved automatically. */
+export const MORE_RULES: readonly Record<string, unknown>[] = [
+  {
+    優先度: 90,
+    一致方法: '部分一致',
+    キーワード: 'デンキ',
+    勘定科目: '水道光熱費',
+    自動承認: 'はい',
+    有効: true,
+  },
+  {
+    優先度: 91,
+    一致方法: '部分一致',
+    キーワード: 'スイドウ',
+    勘定科目: '水道光熱費',
+    自動承認: 'はい',
+    有効: true,
+  },
+  {
+    優先度: 92,
+    一致方法: '部分一致',
+    キーワード: 'スイカ',
+    勘定科目: '旅費交通費',
+    自動承認: 'はい',
+    有効: true,
+  },
+  {
+    優先度: 93,
+    一致方法: '部分一致',
+    キーワード: 'セブン',
+    勘定科目: '会議費',
+    自動承認: 'はい',
+    有効: true,
+  },
+  {
+    優先度: 94,
+    一致方法: '部分一致',
+    キーワード: 'ユウビン',
+    勘定科目: '通信費',
+    自動承認: 'はい',
+    有効: true,
+  },
+  {
+    優先度: 95,
+    一致方法: '前方一致',
+    キーワード: 'GOOGLE',
+    勘定科目: '通信費',
+    自動承認: 'はい',
+    有効: true,
+  },
+];
+
+export interface WorldOptions {
+  bundleDir: string;
+  /** Seeds the dataset (and the platform's randomness). */
+  seed: number;
+  /** Statement lines at the start. */
+  lines: number;
+  /** MF makes a second journal when a line is journalized again (the worst case). */
+  permissive: boolean;
+  /** Minutes a new journal (and its line's status) stays out of MF's listings. */
+  lagMinutes: number;
+  batchLimit?: number;
+  /** 最大試行回数. */
+  maxAttempts?: number;
+  /** 照合間隔（分）. */
+  interval?: number;
+  /** 取込終了日 left empty (= today). */
+  openEnd?: boolean;
+  /** Add the rules (default true); without them every line waits for a person. */
+  rules?: boolean;
+  /** Sheet writes land at once (default: buffered until flush). */
+  writeThrough?: boolean;
+}
+
+export interface SimWorld {
+  emu: Emulator;
+  world: World;
+  mf: FakeMf;
+  view: MfView;
+  /** The 未仕訳 lines of the window when the world was made. */
+  lines: Set<string>;
+  /** The runScheduled trigger setup installed (its id goes into the trigger event). */
+  triggerId: string;
+}
+
+export function createWorld(o: WorldOptions): SimWorld {
+  const emu = new Emulator({
+    bundleDir: o.bundleDir,
+    owner: OWNER,
+    editors: [BOB],
+    start: START,
+    seed: o.seed,
+    writePolicy: o.writeThrough ? 'write-through' : 'buffer',
+  });
+  const world = emu.world;
+  const now = () => world.clock.now();
+  const dataset = buildDataset(o.seed, { lineCount: o.lines, from: WINDOW[0], to: WINDOW[1] });
+  const mf = new FakeMf({ dataset, seed: o.seed, now, permissiveJournalize: o.permissive });
+  const view = new MfView(mf, now, o.lagMinutes * MINUTE);
+  for (const host of MF_HOSTS) world.fetch.route(host, (req) => view.handle(req));
+  world.properties.script.set('MF_API_KEY', TEST_API_KEY);
+  world.properties.script.set('MF_OFFICE_CODE', TEST_OFFICE_CODE);
+  const lines = new Set(
+    mf
+      .transactions()
+      .filter((t) => t.journalizing_status === 'none' && t.date >= WINDOW[0] && t.date <= WINDOW[1])
+      .map((t) => t.id),
+  );
+  const setup = emu.run('setup', { kind: 'menu', user: OWNER });
+  if (setup.status !== 'ok') throw new Error(`setup failed: ${JSON.stringify(setup.error)}`);
+  setSetting(world, '取込開始日', WINDOW[0]);
+  setSetting(world, '取込終了日', o.openEnd ? '' : WINDOW[1]);
+  setSetting(world, '自動実行', 'オン');
+  setSetting(world, '1回の送信上限', String(o.batchLimit ?? 200));
+  setSetting(world, '照合間隔（分）', String(o.interval ?? 15));
+  setSetting(world, '最大試行回数', String(o.maxAttempts ?? 3));
+  if (o.rules !== false) addRules(world, [...EXAMPLE_RULES, ...MORE_RULES]);
+  const triggerId = world.triggers.visibleTo(OWNER).find((t) => t.handler === 'runScheduled')?.id ?? 'sim';
+  return { emu, world, mf, view, lines, triggerId };
+}
+
+export { clockEvent };

@@ -1,0 +1,27 @@
+/**
+ * The safety mechanisms of the posting protocol (DESIGN §5), each switchable for one reason only:
+ * the simulation's test builds (`webpack --env mutant=NAME` → dist-mutants/NAME) turn one off to show
+ * that the simulation catches its absence (sim/simulate, test/sim). Every real build has all of them
+ * on: webpack defines __KICHO_MUTANT__ as '' and nothing else sets it.
+ */
+declare const __KICHO_MUTANT__: string | undefined;
+
+const MUTANT = typeof __KICHO_MUTANT__ === 'string' ? __KICHO_MUTANT__ : '';
+
+export const SAFETY = {
+  /** The script lock is taken around every read-modify-write of the 台帳. */
+  scriptLock: MUTANT !== 'no-lock',
+  /** SpreadsheetApp.flush() before the lock is released. */
+  flushBeforeRelease: MUTANT !== 'no-flush',
+  /** Rows are written 送信中 (claimed) under the lock before they are sent. */
+  claimBeforeSend: MUTANT !== 'no-claim',
+  /** A 不明 row is never sent again without a lookup in MF. */
+  lookupBeforeResend: MUTANT !== 'resend-unknown',
+  /** A row not found in MF is sent again only after 照合猶予 (listings may lag). */
+  gracePeriod: MUTANT !== 'no-grace',
+  /**
+   * After a 台帳 write, the キー column is read back and rows a person moved meanwhile are repaired.
+   * The read-back flushes too, so the no-flush build turns it off as well (or it would test nothing).
+   */
+  reorderCheck: MUTANT !== 'no-reorder-check' && MUTANT !== 'no-flush',
+} as const;

@@ -1,0 +1,28 @@
+/**
+ * Found by the simulation with people acting inside a run's locked read–modify–write of the 台帳
+ * (`npm run sim -- --seeds 200 --people-anytime`), shrunk by fast-check to three trigger runs:
+ * a person sorts the 台帳 between a run's getValues and its setValues; positional writes would land
+ * on other rows — classify's 送信待ち for the row a person approved landed on a row already 完了,
+ * which the same run then claimed and posted a second time. The writer now checks the キー column
+ * after flushing and repairs moved rows (src/core/ledger-repair.ts); the test build without that
+ * check (`no-reorder-check`) still posts twice (test/sim/mutants.test.ts).
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { WorkerPool } from '../../sim/gas/interleave';
+import { bundleDirOf } from '../../sim/simulate/mutants';
+import { SORT_INSIDE_A_LOCKED_WRITE } from '../../sim/simulate/regressions';
+import { runScenario } from '../../sim/simulate/run';
+
+const pool = new WorkerPool();
+after(() => pool.close());
+
+test('a person sorting the 台帳 inside a run’s locked read–write does not make it post a line twice', () => {
+  const outcome = runScenario(SORT_INSIDE_A_LOCKED_WRITE, {
+    bundleDir: bundleDirOf(),
+    pool,
+    trace: true,
+    peopleAnytime: true,
+  });
+  assert.deepEqual(outcome.violations, [], outcome.trace.join('\n'));
+});
