@@ -8,7 +8,9 @@ import type { LedgerRecord } from '../core/ledger';
 import { type Masters, resolvePosting } from '../core/masters';
 import type { Claimed, SendResult } from '../core/posting';
 import { type PostingSummary, postApproved as runProtocol, type SenderPort } from '../core/protocol';
+import type { Settings } from '../core/settings';
 import { scriptClock, today } from '../gas/clock';
+import { confirmByTyping } from '../gas/dialog';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
@@ -108,6 +110,23 @@ export function ledgerLooksLost(rows: number, last: number): boolean {
   return last > 0 && (rows === 0 || rows < last / 2);
 }
 
+const LOST_LEDGER_TITLE = '台帳の行が減っています';
+const CONTINUE_WORD = '続行';
+
+/** Why posting must stop because the 台帳 looks lost, or null. */
+function lostLedgerReason(rowsNow: number, last: number, settings: Settings, mf: MfClient): string | null {
+  if (ledgerLooksLost(rowsNow, last)) {
+    return `台帳の行が前回（${last} 行）より大きく減っています（今 ${rowsNow} 行）。二重登録を防ぐため登録を止めました。行を元に戻すか、メニュー「台帳を復元」を実行してください。`;
+  }
+  if (rowsNow > 0) return null;
+  const window = importWindow(settings, today());
+  const tagged = mf
+    .journalsBetween(window.start, window.end)
+    .filter((j) => j.tags.some((t) => /^kc-[0-9a-f]{16}$/.test(t)));
+  if (tagged.length === 0) return null;
+  return `台帳が空ですが、MFには kicho が登録した仕訳が ${tagged.length} 件あります。二重登録を防ぐため登録を止めました。メニュー「台帳を復元」を実行してください。`;
+}
+
 export function runPost(ctx: RunContext, client?: MfClient): RunResult {
   const { settings, problems } = readSettings();
   const messages = problems.map((p) => `${p.cell} ${p.message}`);
@@ -115,31 +134,13 @@ export function runPost(ctx: RunContext, client?: MfClient): RunResult {
   // Data rows without reading them all (the protocol reads the 台帳 under the lock anyway).
   const rowsNow = Math.max(0, sheet.getLastRow() - 1);
   const last = lastLedgerRows();
-  if (ledgerLooksLost(rowsNow, last)) {
-    return {
-      ok: false,
-      count: 0,
-      messages: [
-        `台帳の行が前回（${last} 行）より大きく減っています（今 ${rowsNow} 行）。二重登録を防ぐため登録を止めました。行を元に戻すか、メニュー「台帳を復元」を実行してください。`,
-        ...messages,
-      ],
-    };
-  }
   const mf = client ?? mfClient();
-  if (rowsNow === 0) {
-    const window = importWindow(settings, today());
-    const tagged = mf
-      .journalsBetween(window.start, window.end)
-      .filter((j) => j.tags.some((t) => /^kc-[0-9a-f]{16}$/.test(t)));
-    if (tagged.length > 0) {
-      return {
-        ok: false,
-        count: 0,
-        messages: [
-          `台帳が空ですが、MFには kicho が登録した仕訳が ${tagged.length} 件あります。二重登録を防ぐため登録を止めました。メニュー「台帳を復元」を実行してください。`,
-        ],
-      };
-    }
+  const lost = lostLedgerReason(rowsNow, last, settings, mf);
+  if (lost) {
+    // DESIGN §5 guard: a trigger never bypasses it; a person may, on purpose, in a menu run.
+    const confirmed = !ctx.fromTrigger && confirmByTyping(LOST_LEDGER_TITLE, lost, CONTINUE_WORD);
+    if (!confirmed) return { ok: false, count: 0, messages: [lost, ...messages] };
+    messages.unshift(`${ctx.who || '実行した人'} が台帳の減少を確認して登録を続けました。`);
   }
   const masters = readMasters();
   const clock = scriptClock();

@@ -95,4 +95,44 @@ describe('lost ledger', () => {
     for (const r of w.ledger())
       assert.ok(w.mf.journals().filter((j) => j.tags.includes(remoteTag(String(r.キー)))).length <= 1);
   });
+
+  test('only a person in a menu run, typing 続行, may post past the guard; a default click or a trigger never does', () => {
+    const w = kichoWorld();
+    w.addRules(EXAMPLE_RULES);
+    w.run('importTransactions');
+    w.run('classifyPending');
+    // A person approves everything left, but has deleted most rows before posting.
+    w.run('postApproved');
+    const ledger = w.emu.world.spreadsheet.sheets.find((s) => s.name === '台帳');
+    assert.ok(ledger);
+    const dataRows = w.ledger().length;
+    assert.ok(dataRows > 8);
+    ledger.rows.splice(1 + Math.floor(dataRows / 4));
+    const prompts = () => w.emu.world.ui.events.filter((e) => e.type === 'prompt');
+
+    const byDefault = w.run('postApproved');
+    assert.equal((byDefault.value as { ok: boolean }).ok, false, 'the default answer does not confirm');
+    assert.equal(prompts().length, 1);
+    assert.match(String(prompts()[0].message), /続行/);
+
+    w.emu.world.ui.answers.push({ button: 'OK', text: 'はい' });
+    assert.equal((w.run('postApproved').value as { ok: boolean }).ok, false, 'a wrong word does not confirm');
+
+    const before = prompts().length;
+    const fromTrigger = w.run('postApproved', { kind: 'trigger' });
+    assert.equal((fromTrigger.value as { ok: boolean }).ok, false);
+    assert.equal(prompts().length, before, 'a trigger is never asked');
+
+    w.emu.world.ui.answers.push({ button: 'OK', text: ' 続行 ' });
+    const confirmed = w.run('postApproved');
+    assert.equal((confirmed.value as { ok: boolean }).ok, true);
+    assert.match(JSON.stringify(confirmed.value), /台帳の減少を確認して登録を続けました/);
+    const log = records(w.emu.world, 'ログ').map((r) => JSON.stringify(r));
+    assert.ok(
+      log.some((l) => l.includes('台帳の減少を確認')),
+      'the override is in ログ',
+    );
+    // The new row count is the baseline now: the next run is not blocked.
+    assert.equal((w.run('postApproved').value as { ok: boolean }).ok, true);
+  });
 });

@@ -1,0 +1,19 @@
+/**
+ * Questions to the person who clicked a menu. Without a UI (a trigger, the script editor) every
+ * question is answered "no": only a person can take a risk on purpose.
+ */
+
+/** True only when the person typed `word` and pressed OK: a default click never confirms. */
+export function confirmByTyping(title: string, message: string, word: string): boolean {
+  try {
+    const ui = SpreadsheetApp.getUi();
+    const answer = ui.prompt(
+      title,
+      `${message}\n\n続けるには「${word}」と入力して OK を押してください。`,
+      ui.ButtonSet.OK_CANCEL,
+    );
+    return answer.getSelectedButton() === ui.Button.OK && answer.getResponseText().trim() === word;
+  } catch (_e) {
+    return false;
+  }
+}
