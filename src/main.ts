@@ -4,6 +4,14 @@
  */
 import { authCallback } from './app/auth-callback';
 import { classifyPending } from './app/classify-pending';
+import {
+  confirmDisconnect,
+  connectionStatus,
+  connectWithApiKey,
+  disconnectMf,
+  openConnection,
+  saveOAuthClient,
+} from './app/connection';
 import { dryRun } from './app/dry-run';
 import { importTransactions } from './app/import-transactions';
 import { onOpen } from './app/on-open';
@@ -25,3 +33,10 @@ global.reconcile = reconcile;
 global.runScheduled = runScheduled;
 global.restoreLedgerFromMf = restoreLedgerFromMf;
 global.authCallback = authCallback;
+// Menu targets and the connection sidebar's google.script.run targets.
+global.openConnection = openConnection;
+global.confirmDisconnect = confirmDisconnect;
+global.connectionStatus = connectionStatus;
+global.connectWithApiKey = connectWithApiKey;
+global.saveOAuthClient = saveOAuthClient;
+global.disconnectMf = disconnectMf;
