@@ -19,6 +19,7 @@ import { postApproved } from './app/post-approved';
 import { reconcile } from './app/reconcile';
 import { restoreLedgerFromMf } from './app/restore';
 import { runScheduled } from './app/scheduled';
+import { openSettings, saveSettings, settingsForm } from './app/settings-dialog';
 import { setup } from './app/setup';
 
 declare const global: Record<string, unknown>;
@@ -40,3 +41,6 @@ global.connectionStatus = connectionStatus;
 global.connectWithApiKey = connectWithApiKey;
 global.saveOAuthClient = saveOAuthClient;
 global.disconnectMf = disconnectMf;
+global.openSettings = openSettings;
+global.settingsForm = settingsForm;
+global.saveSettings = saveSettings;

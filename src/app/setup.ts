@@ -67,7 +67,7 @@ export function setup(e?: unknown) {
 }
 
 /** Installs (or replaces) the runScheduled trigger every 照合間隔（分）. */
-function scheduleMessage(): string {
+export function scheduleMessage(): string {
   const outcome = installScheduleTrigger(readSettings().settings.reconcileIntervalMinutes);
   if (outcome.kind === 'owned-by-other') {
     return `定期実行のトリガーは ${outcome.owner} が設定しています（トリガーは作った人のアカウントで動き、ほかの人には見えません）。変更は ${outcome.owner} が「初期設定」を実行してください。`;

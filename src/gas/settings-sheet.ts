@@ -21,16 +21,8 @@ function columnLetter(index: number): string {
 }
 
 export function readSettings(): { settings: Settings; problems: SettingProblem[] } {
-  const values = allValues(SHEET.settings);
-  const columns = headerIndex(values[0] ?? []);
-  const itemCol = columns.get('項目') ?? 0;
-  const valueCol = columns.get('値') ?? 1;
-  const rows: SettingRow[] = values.slice(1).map((r, i) => ({
-    item: String(r[itemCol] ?? ''),
-    value: r[valueCol] ?? '',
-    rowNumber: i + 2,
-  }));
-  return parseSettings(rows, columnLetter(valueCol));
+  const { rows, valueColumn } = readSettingRows();
+  return parseSettings(rows, columnLetter(valueColumn));
 }
 
 export function readRuleValues(): unknown[][] {
@@ -55,4 +47,18 @@ export function writeMasters(masters: Masters): void {
     SHEET.masters,
     rows.map((row) => Object.fromEntries(MASTER_HEADERS.map((h, i) => [h, row[i]]))),
   );
+}
+
+/** The 設定 rows as read (item, value, row number) and the column of 値, for the editor dialog. */
+export function readSettingRows(): { rows: SettingRow[]; itemColumn: number; valueColumn: number } {
+  const values = allValues(SHEET.settings);
+  const columns = headerIndex(values[0] ?? []);
+  const itemColumn = columns.get('項目') ?? 0;
+  const valueColumn = columns.get('値') ?? 1;
+  const rows: SettingRow[] = values.slice(1).map((r, i) => ({
+    item: String(r[itemColumn] ?? ''),
+    value: r[valueColumn] ?? '',
+    rowNumber: i + 2,
+  }));
+  return { rows, itemColumn, valueColumn };
 }

@@ -5,6 +5,7 @@ export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]
   [MSG.menuSetup, 'setup'],
   ['MFに接続', 'openConnection'],
   ['接続を解除', 'confirmDisconnect'],
+  ['設定を編集', 'openSettings'],
   ['明細を取り込む', 'importTransactions'],
   ['判定する', 'classifyPending'],
   ['ドライラン', 'dryRun'],

@@ -32,10 +32,11 @@ export async function newPage(browser: Browser, size: { width: number; height: n
   return context.newPage();
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** The viewport as the person sees it (a dialog has a fixed size), or the whole page. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   return file;
 }
 

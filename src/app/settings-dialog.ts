@@ -1,0 +1,78 @@
+/**
+ * Menu 「設定を編集」: a dialog over the 設定 sheet. Values are checked with the same parser the runs
+ * use; nothing is written while any value is invalid, and a valid save is one write of the 値 column.
+ */
+
+import { SHEET } from '../core/schema';
+import { problemsOf, type SettingField, settingFields } from '../core/settings-form';
+import { toCell } from '../gas/cells';
+import { underScriptLock } from '../gas/lock';
+import { readSettingRows, readSettings } from '../gas/settings-sheet';
+import { appendRecords, ensureSheet } from '../gas/workbook';
+import { appendRunLog } from './run-log';
+import { scheduleMessage } from './setup';
+
+export interface SaveResult {
+  ok: boolean;
+  /** Problems by item (empty when saved). */
+  problems: Record<string, string>;
+  message: string;
+}
+
+export function openSettings(): void {
+  const html = HtmlService.createTemplateFromFile('settings').evaluate().setWidth(560).setHeight(640);
+  SpreadsheetApp.getUi().showModalDialog(html, '設定');
+}
+
+/** google.script.run: the fields as they are on the sheet now. */
+export function settingsForm(): { fields: SettingField[]; problems: Record<string, string> } {
+  const { rows } = readSettingRows();
+  return { fields: settingFields(rows), problems: problemsOf(rows, {}) };
+}
+
+/** google.script.run: checks every value, then writes them all at once, or nothing. */
+export function saveSettings(values: unknown): SaveResult {
+  const typed: Record<string, string> = {};
+  for (const [k, v] of Object.entries((values ?? {}) as Record<string, unknown>))
+    typed[k] = String(v ?? '').trim();
+  const before = readSettings().settings.reconcileIntervalMinutes;
+  const done = underScriptLock(() => {
+    const { rows, valueColumn } = readSettingRows();
+    const problems = problemsOf(rows, typed);
+    if (Object.keys(problems).length > 0) return { ok: false, problems };
+    const { sheet } = ensureSheet(SHEET.settings);
+    const known = new Map(rows.map((r) => [r.item.trim(), r.rowNumber]));
+    if (rows.length > 0) {
+      // Untouched rows are written back exactly as read (a Date stays a Date).
+      const has = (item: string) => typed[item] !== undefined;
+      const column = rows.map((r) => [has(r.item.trim()) ? toCell(typed[r.item.trim()]) : r.value]);
+      sheet.getRange(2, valueColumn + 1, column.length, 1).setValues(column);
+    }
+    const missing = Object.keys(typed).filter((item) => !known.has(item));
+    if (missing.length > 0)
+      appendRecords(
+        sheet,
+        missing.map((item) => ({ 項目: item, 値: typed[item] })),
+      );
+    return { ok: true, problems: {} };
+  });
+  if (!done)
+    return {
+      ok: false,
+      problems: {},
+      message: '別の処理が実行中です。少し待ってからもう一度保存してください。',
+    };
+  if (!done.value.ok) {
+    return { ...done.value, message: '直してほしい項目があります。保存していません。' };
+  }
+  const messages = ['設定を保存しました。'];
+  if (readSettings().settings.reconcileIntervalMinutes !== before) messages.push(scheduleMessage());
+  appendRunLog({
+    action: '設定の編集',
+    fromTrigger: false,
+    ok: true,
+    count: Object.keys(typed).length,
+    message: messages.join(' '),
+  });
+  return { ok: true, problems: {}, message: messages.join(' ') };
+}
