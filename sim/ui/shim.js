@@ -5,9 +5,8 @@
   function serialize(value) {
     // A <form> passed as the only argument arrives as an object of its named fields.
     if (typeof HTMLFormElement !== 'undefined' && value instanceof HTMLFormElement) {
-      var out = {};
-      for (var i = 0; i < value.elements.length; i++) {
-        var el = value.elements[i];
+      const out = {};
+      for (const el of value.elements) {
         if (!el.name || el.type === 'file') continue;
         if ((el.type === 'checkbox' || el.type === 'radio') && !el.checked) continue;
         out[el.name] = el.value;
@@ -31,15 +30,15 @@
           if (name === 'withSuccessHandler') return (f) => runner(f, failure, userObject);
           if (name === 'withFailureHandler') return (f) => runner(success, f, userObject);
           if (name === 'withUserObject') return (o) => runner(success, failure, o);
-          return function () {
-            var args = Array.prototype.slice.call(arguments).map(serialize);
+          return (...values) => {
+            const args = values.map(serialize);
             window.__gasPending = (window.__gasPending || 0) + 1;
             post('/__gas/run', { fn: String(name), args: args }).then((reply) => {
               window.__gasPending--;
               if (reply.ok) {
                 if (success) success(reply.value, userObject);
               } else if (failure) {
-                var err = new Error(reply.error.message);
+                const err = new Error(reply.error.message);
                 err.name = reply.error.name || 'ScriptError';
                 failure(err, userObject);
               }
