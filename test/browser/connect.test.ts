@@ -33,13 +33,13 @@ describe('MFに接続 (sidebar)', () => {
       await page.goto(shown.url);
       await settled(page);
       const office = w.mf.office.name;
-      assert.match(await page.locator('#status').textContent(), new RegExp(`「${office}」に接続しています`));
+      assert.match(await page.locator('#status').innerText(), new RegExp(`「${office}」に接続しています`));
       await screenshot(page, 'connect-connected');
 
       page.once('dialog', (d) => void d.accept());
       await page.click('#disconnect');
       await settled(page);
-      assert.match(await page.locator('#status').textContent(), /接続を解除しました/);
+      assert.match(await page.locator('#status').innerText(), /接続を解除しました/);
       const props = w.emu.world.properties.script;
       assert.equal(props.get('MF_API_KEY') ?? null, null);
       assert.equal(props.get('MF_OFFICE_CODE') ?? null, null);
@@ -60,7 +60,7 @@ describe('MFに接続 (sidebar)', () => {
       const page = await newPage(browser, SIDEBAR);
       await page.goto(server.open('openConnection').url);
       await settled(page);
-      assert.match(await page.locator('#status').textContent(), /まだMFに接続されていません/);
+      assert.match(await page.locator('#status').innerText(), /まだMFに接続されていません/);
 
       // Keyboard only: type, tab, type, Enter submits.
       await page.focus('#apiKey');
@@ -69,7 +69,7 @@ describe('MFに接続 (sidebar)', () => {
       await page.keyboard.type(TEST_OFFICE_CODE);
       await page.keyboard.press('Enter');
       await settled(page);
-      const refused = await page.locator('#status').textContent();
+      const refused = await page.locator('#status').innerText();
       assert.match(refused, /保存していません/);
       assert.doesNotMatch(refused, /mf_api_wrong_key_123456/, 'the typed key is not echoed');
       assert.equal(w.emu.world.properties.script.get('MF_API_KEY') ?? null, null);
@@ -78,7 +78,7 @@ describe('MFに接続 (sidebar)', () => {
       await page.fill('#apiKey', TEST_API_KEY);
       await page.click('#saveApiKey');
       await settled(page);
-      assert.match(await page.locator('#status').textContent(), /接続しました/);
+      assert.match(await page.locator('#status').innerText(), /接続しました/);
       assert.equal(w.emu.world.properties.script.get('MF_API_KEY'), TEST_API_KEY);
       assert.equal(await page.inputValue('#apiKey'), '', 'the field is cleared');
       const html = await page.content();

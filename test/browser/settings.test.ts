@@ -34,8 +34,8 @@ test('an invalid value is shown at its field and nothing is saved; fixed, all va
     await field('取込開始日').locator('input').fill('2026-04-01');
     await page.click('#save');
     await settled(page);
-    assert.match(await page.locator('#status').textContent(), /保存していません/);
-    assert.match(await field('1回の送信上限').locator('.error').textContent(), /1〜1000 の整数/);
+    assert.match(await page.locator('#status').innerText(), /保存していません/);
+    assert.match(await field('1回の送信上限').locator('.error').innerText(), /1〜1000 の整数/);
     assert.equal(await field('1回の送信上限').locator('input').getAttribute('aria-invalid'), 'true');
     assert.equal(
       await page.evaluate('document.activeElement && document.activeElement.name'),
@@ -48,9 +48,9 @@ test('an invalid value is shown at its field and nothing is saved; fixed, all va
     await field('1回の送信上限').locator('input').fill('300');
     await page.click('#save');
     await settled(page);
-    assert.match(await page.locator('#status').textContent(), /設定を保存しました/);
-    assert.match(await page.locator('#status').textContent(), /5 分ごと/);
-    assert.equal(await field('1回の送信上限').locator('.error').textContent(), '');
+    assert.match(await page.locator('#status').innerText(), /設定を保存しました/);
+    assert.match(await page.locator('#status').innerText(), /5 分ごと/);
+    assert.equal(await field('1回の送信上限').locator('.error').innerText(), '');
     assert.equal(String(setting(w, '1回の送信上限')), '300');
     assert.equal(String(setting(w, '照合間隔（分）')), '5');
     assert.match(String(setting(w, '取込開始日')), /2026-04-01|Apr 01 2026/);

@@ -38,7 +38,7 @@ test('handlers get (value, userObject); failures carry the server message; priva
     const page = await newPage(browser, { width: 400, height: 300 });
     await page.goto(server.serve(PAGE));
     await settled(page);
-    const out = JSON.parse(await page.locator('#out').textContent()) as unknown[][];
+    const out = JSON.parse(await page.locator('#out').innerText()) as unknown[][];
     assert.deepEqual(
       out.find((x) => x[0] === 'ok'),
       ['ok', 'object', 'u1'],
