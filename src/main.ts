@@ -15,7 +15,7 @@ import {
 import { dryRun } from './app/dry-run';
 import { importTransactions } from './app/import-transactions';
 import { onOpen } from './app/on-open';
-import { postApproved } from './app/post-approved';
+import { postApproved, postPreviewed } from './app/post-approved';
 import { reconcile } from './app/reconcile';
 import { restoreLedgerFromMf } from './app/restore';
 import { runScheduled } from './app/scheduled';
@@ -44,3 +44,4 @@ global.disconnectMf = disconnectMf;
 global.openSettings = openSettings;
 global.settingsForm = settingsForm;
 global.saveSettings = saveSettings;
+global.postPreviewed = postPreviewed;

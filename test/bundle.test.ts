@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'acorn';
@@ -92,8 +92,31 @@ describe('the bundle', () => {
       encoding: 'utf8',
     });
     const status = JSON.parse(out);
-    assert.deepEqual([...status.filesToPush].sort(), ['dist/Code.js', 'dist/appsscript.json']);
+    const html = readdirSync(DIST)
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => `dist/${f}`);
+    assert.ok(html.length > 0);
+    assert.deepEqual(
+      [...status.filesToPush].sort(),
+      ['dist/Code.js', 'dist/appsscript.json', ...html].sort(),
+    );
     assert.deepEqual(status.untrackedFiles, []);
+  });
+
+  test('every HTML file the code or a template names is in the bundle', () => {
+    const sources = [
+      code,
+      ...readdirSync(DIST)
+        .filter((f) => f.endsWith('.html'))
+        .map((f) => readFileSync(path.join(DIST, f), 'utf8')),
+    ];
+    const named = new Set<string>();
+    for (const text of sources) {
+      for (const m of text.matchAll(/create(?:TemplateFromFile|HtmlOutputFromFile)\(['"]([^'"]+)['"]\)/g))
+        named.add(m[1]);
+    }
+    assert.ok(named.size >= 3, [...named].join(', '));
+    for (const name of named) assert.ok(existsSync(path.join(DIST, `${name}.html`)), `${name}.html`);
   });
 });
 

@@ -3,7 +3,6 @@
  * dialog of counts and warnings for the person who asked. Changes nothing in MF or the 台帳.
  */
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
-import { escapeHtml } from '../core/html';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
@@ -67,19 +66,33 @@ function writePlan(plan: DryRunPlan): void {
   replaceDataRows(SHEET.dryRun, rows);
 }
 
-function dialogHtml(plan: DryRunPlan): string {
-  const counts = Object.entries(plan.counts)
-    .map(([k, n]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${n} 件</td></tr>`)
-    .join('');
-  const warnings =
-    plan.warnings.length === 0
-      ? '<p>注意点はありません。</p>'
-      : `<ul>${plan.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>`;
-  return `<!doctype html><html lang="ja"><head><meta charset="utf-8"><style>
-body{font-family:sans-serif;font-size:14px;margin:12px}table{border-collapse:collapse}th,td{padding:4px 12px;text-align:left;border-bottom:1px solid #ddd}
-li{margin:4px 0;color:#a61b1b}</style></head><body>
-<h2>ドライラン（まだ何も登録していません）</h2><table>${counts}</table><h3>注意点</h3>${warnings}
-<p>行ごとの内容はシート「ドライラン」にあります。</p></body></html>`;
+/** Rows shown in the dialog's preview; the sheet has them all. */
+const PREVIEW_ROWS = 100;
+
+/** JSON for a <script> block: nothing in a description can close the tag or break the line. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+function showDialog(plan: DryRunPlan, problems: string[]): void {
+  const send = plan.lines.filter((l) => l.category === '送信予定');
+  const template = HtmlService.createTemplateFromFile('dry-run');
+  template.plan = scriptJson({
+    counts: plan.counts,
+    warnings: plan.warnings,
+    problems,
+    sendCount: send.length,
+    preview: send.slice(0, PREVIEW_ROWS).map((l) => {
+      const r = l.record;
+      return { 取引日: r.取引日, 金額: r.金額, 摘要: r.摘要, 勘定科目: r.勘定科目, 税区分: r.税区分 };
+    }),
+    planned: plan.planned,
+    token: plan.token,
+  });
+  SpreadsheetApp.getUi().showModalDialog(template.evaluate().setWidth(640).setHeight(600), 'ドライラン');
 }
 
 export function runDryRun(ctx: RunContext): RunResult {
@@ -87,8 +100,7 @@ export function runDryRun(ctx: RunContext): RunResult {
   writePlan(plan);
   if (!ctx.fromTrigger) {
     try {
-      const html = HtmlService.createHtmlOutput(dialogHtml(plan)).setWidth(520).setHeight(420);
-      SpreadsheetApp.getUi().showModalDialog(html, 'ドライラン');
+      showDialog(plan, settingsProblems);
     } catch (_e) {
       // Run from the editor: no UI. The sheet has the plan.
     }

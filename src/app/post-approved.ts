@@ -2,6 +2,7 @@
  * postApproved(): the posting protocol of DESIGN §5 over the real adapters: the script lock, the
  * 台帳 sheet, and MF's journalize endpoint with the row's remote tag.
  */
+import { planToken } from '../core/dry-run';
 import { fingerprint } from '../core/fingerprint';
 import { isMfKey, remoteTag } from '../core/keys';
 import type { LedgerRecord } from '../core/ledger';
@@ -127,7 +128,16 @@ function lostLedgerReason(rowsNow: number, last: number, settings: Settings, mf:
   return `台帳が空ですが、MFには kicho が登録した仕訳が ${tagged.length} 件あります。二重登録を防ぐため登録を止めました。メニュー「台帳を復元」を実行してください。`;
 }
 
-export function runPost(ctx: RunContext, client?: MfClient): RunResult {
+/** A dry run's plan, as the dialog's 実行 button sends it back. */
+export interface PreviewedPlan {
+  token: string;
+  keys: readonly string[];
+}
+
+export const PLAN_CHANGED =
+  'ドライランの後に台帳が変わったため、登録しませんでした。もう一度ドライランして内容を確かめてください。';
+
+export function runPost(ctx: RunContext, client?: MfClient, previewed?: PreviewedPlan): RunResult {
   const { settings, problems } = readSettings();
   const messages = problems.map((p) => `${p.cell} ${p.message}`);
   const sheet = ledgerSheet();
@@ -156,6 +166,14 @@ export function runPost(ctx: RunContext, client?: MfClient): RunResult {
     who: ctx.who,
     startedAt: ctx.startedAt,
     batchLimit: settings.batchLimit,
+    plan: previewed && {
+      keys: new Set(previewed.keys),
+      changed: (table) =>
+        planToken(table, { masters, batchLimit: settings.batchLimit, who: ctx.who, now: clock.iso() }) ===
+        previewed.token
+          ? null
+          : PLAN_CHANGED,
+    },
   });
   if (summary.busy) {
     return {
@@ -164,6 +182,9 @@ export function runPost(ctx: RunContext, client?: MfClient): RunResult {
       count: 0,
       messages: [BUSY_MESSAGE],
     };
+  }
+  if (summary.stoppedBy === 'plan-changed') {
+    return { ...summary, ok: false, count: 0, messages: [...summary.messages, ...messages] };
   }
   recordLedgerRows(rowsNow);
   return {
@@ -175,4 +196,16 @@ export function runPost(ctx: RunContext, client?: MfClient): RunResult {
 
 export function postApproved(e?: unknown) {
   return runEntry('登録の実行', e, (ctx) => runPost(ctx));
+}
+
+/** The dry-run dialog's 実行: exactly the plan it showed, or nothing if the 台帳 changed since. */
+export function postPreviewed(token: unknown, keys: unknown) {
+  const plan: PreviewedPlan = {
+    token: String(token ?? ''),
+    keys: Array.isArray(keys) ? keys.map(String) : [],
+  };
+  // The dialog shows the result itself: an alert now would replace it.
+  return runEntry('登録の実行（ドライランから）', undefined, (ctx) => runPost(ctx, undefined, plan), {
+    show: false,
+  });
 }

@@ -8,6 +8,7 @@ import { type Masters, resolvePosting } from './masters';
 import { applyOperations } from './operations';
 import { guardDuplicateKeys, planClaim } from './posting';
 import { applyChanges } from './protocol';
+import { sha256Hex } from './sha256';
 
 export type DryRunCategory = '送信予定' | '照合待ち' | '要確認' | '失敗' | '操作' | '重複キー' | '編集済み';
 
@@ -37,6 +38,43 @@ export interface DryRunPlan {
   warnings: string[];
   /** Keys that would be sent, in order: a run that follows this plan sends exactly these. */
   toSend: string[];
+  /** Keys the run would claim (toSend plus rows the pre-send check would stop). */
+  planned: string[];
+  /** Identifies the plan: the same 台帳 gives the same token (planToken), so 実行 can check it. */
+  token: string;
+}
+
+export interface PlanInputs {
+  masters: Masters;
+  batchLimit: number;
+  who: string;
+  now: string;
+}
+
+/** The steps postApproved's first claim takes, without writing anything. */
+function planSteps(table: LedgerTable, ctx: PlanInputs) {
+  const operations = applyOperations(table.rows, ctx.masters, ctx.who, ctx.now);
+  const afterOps = applyChanges(table, operations);
+  const guards = guardDuplicateKeys(afterOps.rows, ctx.now);
+  const after = applyChanges(afterOps, guards);
+  const { claimed } = planClaim(after.rows, ctx.batchLimit, ctx.now);
+  const op = (rowNumber: number) => table.rows.find((r) => r.rowNumber === rowNumber)?.record;
+  const token = sha256Hex(
+    JSON.stringify({
+      send: claimed.map((c) => [c.key, fingerprint(c.record), c.record.状態]),
+      operations: operations.map((o) => [o.key, op(o.rowNumber)?.操作 ?? '', op(o.rowNumber)?.状態 ?? '']),
+      guards: guards.map((g) => g.key),
+    }),
+  );
+  return { operations, guards, after, claimed, token };
+}
+
+/**
+ * What a dry run of this 台帳 would call its plan. Timestamps and who is asking do not count: only
+ * which rows would be claimed with what content, which 操作 would apply, and which keys are guarded.
+ */
+export function planToken(table: LedgerTable, ctx: PlanInputs): string {
+  return planSteps(table, ctx).token;
 }
 
 /** Several approved rows with the same date, amount, account and description suggest a fixed test value. */
@@ -58,11 +96,7 @@ function identicalPayloadWarnings(records: readonly LedgerRecord[]): string[] {
 }
 
 export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
-  const operations = applyOperations(table.rows, ctx.masters, ctx.who, ctx.now);
-  const afterOps = applyChanges(table, operations);
-  const guards = guardDuplicateKeys(afterOps.rows, ctx.now);
-  const after = applyChanges(afterOps, guards);
-  const { claimed } = planClaim(after.rows, ctx.batchLimit, ctx.now);
+  const { operations, guards, after, claimed, token } = planSteps(table, ctx);
   const lines: DryRunLine[] = [];
   const toSend: string[] = [];
   for (const c of claimed) {
@@ -141,5 +175,5 @@ export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
     ...identicalPayloadWarnings(claimed.filter((c) => toSend.includes(c.key)).map((c) => c.record)),
   );
   if (counts.編集済み > 0) warnings.push(`登録後に編集された行が ${counts.編集済み} 件あります。`);
-  return { lines, counts, warnings, toSend };
+  return { lines, counts, warnings, toSend, planned: claimed.map((c) => c.key), token };
 }

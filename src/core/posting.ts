@@ -65,6 +65,8 @@ export function planClaim(
   rows: readonly LedgerRow[],
   limit: number,
   now: string,
+  /** Only these keys may be claimed (a run following a dry run sends nothing it did not preview). */
+  only?: ReadonlySet<string>,
 ): { claimed: Claimed[]; changes: RowChange[] } {
   const dup = duplicateKeys(rows);
   const claimed: Claimed[] = [];
@@ -74,6 +76,7 @@ export function planClaim(
     const key = String(row.record.キー);
     const resend = !SAFETY.lookupBeforeResend && row.record.状態 === '不明';
     if ((row.record.状態 !== '送信待ち' && !resend) || dup.has(key)) continue;
+    if (only && !only.has(key)) continue;
     const before = attempts(row.record);
     claimed.push({ key, rowNumber: row.rowNumber, record: row.record, attemptsBefore: before });
     changes.push({

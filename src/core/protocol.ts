@@ -51,6 +51,11 @@ export interface PostingInput {
   /** When the execution started (Apps Script has no API for it: the handler records it on entry). */
   startedAt: number;
   batchLimit: number;
+  /**
+   * Set when a person runs the plan a dry run showed: the first claim checks, under the lock, that the
+   * 台帳 still gives the same plan (a message when not: nothing is claimed), and only its keys are sent.
+   */
+  plan?: { keys: ReadonlySet<string>; changed(table: LedgerTable): string | null };
 }
 
 export interface PostingSummary {
@@ -62,7 +67,7 @@ export interface PostingSummary {
   returned: number;
   needsReview: number;
   operations: number;
-  stoppedBy: 'done' | 'limit' | 'time' | 'unauthorized' | 'lock';
+  stoppedBy: 'done' | 'limit' | 'time' | 'unauthorized' | 'lock' | 'plan-changed';
   messages: string[];
 }
 
@@ -74,14 +79,17 @@ function count(results: readonly SendResult[], ...kinds: SendResult['kind'][]): 
 function claimPhase(
   input: PostingInput,
   limit: number,
-): { claimed: Claimed[]; operations: number; guarded: number } {
+  first: boolean,
+): { claimed: Claimed[]; operations: number; guarded: number; refused?: string } {
   const now = input.clock.iso();
   const table = input.ledger.read();
+  const refused = first && input.plan ? input.plan.changed(table) : null;
+  if (refused) return { claimed: [], operations: 0, guarded: 0, refused };
   const operations = applyOperations(table.rows, input.masters, input.who, now);
   const afterOps = applyChanges(table, operations);
   const guards = guardDuplicateKeys(afterOps.rows, now);
   const afterGuards = applyChanges(afterOps, guards);
-  const { claimed, changes } = planClaim(afterGuards.rows, limit, now);
+  const { claimed, changes } = planClaim(afterGuards.rows, limit, now, input.plan?.keys);
   input.ledger.write(table, merge([...operations, ...guards, ...(SAFETY.claimBeforeSend ? changes : [])]));
   return { claimed, operations: operations.length, guarded: guards.length };
 }
@@ -151,9 +159,14 @@ export function postApproved(input: PostingInput): PostingSummary {
     }
     let claim: ReturnType<typeof claimPhase>;
     try {
-      claim = claimPhase(input, size);
+      claim = claimPhase(input, size, summary.claimed === 0);
     } finally {
       input.lock.flushAndRelease();
+    }
+    if (claim.refused) {
+      summary.stoppedBy = 'plan-changed';
+      summary.messages.push(claim.refused);
+      break;
     }
     summary.operations += claim.operations;
     summary.needsReview += claim.guarded;
