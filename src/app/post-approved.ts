@@ -17,6 +17,7 @@ import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { lastLedgerRows, recordLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
+import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
 import type { SendOutcome } from '../mf/types';
 import { importWindow } from './import-transactions';
@@ -166,6 +167,7 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
     who: ctx.who,
     startedAt: ctx.startedAt,
     batchLimit: settings.batchLimit,
+    progress: (sent, total) => toast(ctx.fromTrigger, `${sent}/${total} 件送信済み`),
     plan: previewed && {
       keys: new Set(previewed.keys),
       changed: (table) =>

@@ -56,6 +56,8 @@ export interface PostingInput {
    * 台帳 still gives the same plan (a message when not: nothing is claimed), and only its keys are sent.
    */
   plan?: { keys: ReadonlySet<string>; changed(table: LedgerTable): string | null };
+  /** Told after each settled chunk: rows sent so far, and how many were waiting when the run began. */
+  progress?(sent: number, total: number): void;
 }
 
 export interface PostingSummary {
@@ -80,18 +82,19 @@ function claimPhase(
   input: PostingInput,
   limit: number,
   first: boolean,
-): { claimed: Claimed[]; operations: number; guarded: number; refused?: string } {
+): { claimed: Claimed[]; operations: number; guarded: number; waiting: number; refused?: string } {
   const now = input.clock.iso();
   const table = input.ledger.read();
   const refused = first && input.plan ? input.plan.changed(table) : null;
-  if (refused) return { claimed: [], operations: 0, guarded: 0, refused };
+  if (refused) return { claimed: [], operations: 0, guarded: 0, waiting: 0, refused };
   const operations = applyOperations(table.rows, input.masters, input.who, now);
   const afterOps = applyChanges(table, operations);
   const guards = guardDuplicateKeys(afterOps.rows, now);
   const afterGuards = applyChanges(afterOps, guards);
   const { claimed, changes } = planClaim(afterGuards.rows, limit, now, input.plan?.keys);
   input.ledger.write(table, merge([...operations, ...guards, ...(SAFETY.claimBeforeSend ? changes : [])]));
-  return { claimed, operations: operations.length, guarded: guards.length };
+  const waiting = afterGuards.rows.filter((r) => r.record.状態 === '送信待ち').length;
+  return { claimed, operations: operations.length, guarded: guards.length, waiting };
 }
 
 /** Phase 2, outside the lock: one send per claimed row, stopping early on auth failure or time. */
@@ -146,6 +149,7 @@ export function postApproved(input: PostingInput): PostingSummary {
     stoppedBy: 'done',
     messages: [],
   };
+  let total = 0;
   for (;;) {
     const size = claimChunk(input.clock.now() - input.startedAt, input.batchLimit - summary.claimed);
     if (size === 0) {
@@ -171,6 +175,7 @@ export function postApproved(input: PostingInput): PostingSummary {
     summary.operations += claim.operations;
     summary.needsReview += claim.guarded;
     if (claim.claimed.length === 0) break;
+    if (summary.claimed === 0) total = Math.min(claim.waiting, input.batchLimit);
     summary.claimed += claim.claimed.length;
 
     const sent = sendPhase(input, claim.claimed);
@@ -192,6 +197,7 @@ export function postApproved(input: PostingInput): PostingSummary {
     summary.failed += count(sent.results, 'rejected');
     summary.returned += count(sent.results, 'rate-limited', 'unauthorized', 'not-sent');
     summary.needsReview += count(sent.results, 'invalid');
+    input.progress?.(summary.claimed - summary.returned, total);
     if (sent.stoppedBy) {
       summary.stoppedBy = sent.stoppedBy;
       break;

@@ -1,0 +1,9 @@
+/** Progress for the person who clicked a menu item; triggers have nobody to tell. */
+export function toast(fromTrigger: boolean, message: string, title = '記帳'): void {
+  if (fromTrigger) return;
+  try {
+    SpreadsheetApp.getActiveSpreadsheet().toast(message, title, 5);
+  } catch (_e) {
+    // Run from the editor: no spreadsheet UI. The result still goes to ログ.
+  }
+}
