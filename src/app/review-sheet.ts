@@ -1,11 +1,13 @@
-/** Rewrites the 要確認 sheet from the 台帳 (one clear, one write). */
+/** Rewrites the 要確認 sheet from the 台帳 (one clear, one write); 行 links to the 台帳 row. */
 import type { LedgerTable } from '../core/ledger';
 import { reviewItems } from '../core/review';
 import { SHEET } from '../core/schema';
-import { replaceDataRows } from '../gas/workbook';
+import { OwnFormula } from '../gas/cells';
+import { ensureSheet, replaceDataRows } from '../gas/workbook';
 
 export function refreshReviewSheet(table: LedgerTable, graceMinutes: number): number {
   const items = reviewItems(table, Date.now(), graceMinutes * 60_000);
+  const ledgerId = ensureSheet(SHEET.ledger).sheet.getSheetId();
   replaceDataRows(
     SHEET.review,
     items.map((i) => ({
@@ -16,7 +18,7 @@ export function refreshReviewSheet(table: LedgerTable, graceMinutes: number): nu
       摘要: i.record.摘要,
       理由: i.reason,
       対応: i.action,
-      行: `台帳 ${i.rowNumber} 行目`,
+      行: OwnFormula.ledgerRow(ledgerId, i.rowNumber),
     })),
   );
   return items.length;
