@@ -123,17 +123,17 @@ describe('FakeAi', () => {
     const fake = new FakeAi();
     const base = buildAiRequest(config('openai'), 'I', userMessage(statement('x'), CATALOG));
     const body = JSON.parse(base.payload ?? '{}');
-    const send = (provider: AiProvider, r: PortRequest, mutate: (b: Record<string, unknown>) => void) => {
+    const send = (r: PortRequest, mutate: (b: Record<string, unknown>) => void) => {
       const b = JSON.parse(r.payload ?? '{}');
       mutate(b);
       return fake.handle(wire({ ...r, payload: JSON.stringify(b) })).status;
     };
     assert.equal(
-      send('openai', base, (b) => delete b.response_format),
+      send(base, (b) => delete b.response_format),
       400,
     );
     assert.equal(
-      send('openai', base, (b) => {
+      send(base, (b) => {
         (
           b.response_format as { json_schema: { schema: { required: string[] } } }
         ).json_schema.schema.required = ['account'];
@@ -142,20 +142,20 @@ describe('FakeAi', () => {
       'strict mode needs every property required',
     );
     assert.equal(
-      send('openai', base, (b) => delete b.model),
+      send(base, (b) => delete b.model),
       400,
     );
     assert.ok(body.model);
     const anthropic = buildAiRequest(config('anthropic'), 'I', userMessage(statement('x'), CATALOG));
     assert.equal(
-      send('anthropic', anthropic, (b) => delete b.tool_choice),
+      send(anthropic, (b) => delete b.tool_choice),
       400,
     );
     const noVersion = { ...anthropic, headers: { 'x-api-key': TEST_AI_KEY } };
     assert.equal(fake.handle(wire(noVersion)).status, 400);
     const gemini = buildAiRequest(config('gemini'), 'I', userMessage(statement('x'), CATALOG));
     assert.equal(
-      send('gemini', gemini, (b) => {
+      send(gemini, (b) => {
         (
           b.generationConfig as { responseSchema: Record<string, unknown> }
         ).responseSchema.additionalProperties = false;
@@ -163,7 +163,7 @@ describe('FakeAi', () => {
       400,
     );
     assert.equal(
-      send('gemini', gemini, (b) => delete b.generationConfig),
+      send(gemini, (b) => delete b.generationConfig),
       400,
     );
   });
