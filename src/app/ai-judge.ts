@@ -186,12 +186,18 @@ export function judgeClaimed(
       const why = e.reason === 'timeout' ? AI_RUN_MSG.timeout : AI_RUN_MSG.network(e.message);
       outcome = { kind: 'not-yet', why, stop: false, burst: true };
     }
-    if (outcome.kind === 'not-yet') {
+    // Model and provider text reaches the sheet: never with the key in it (DESIGN §9.5).
+    if (outcome.kind === 'judged') {
+      const { 判定根拠, メモ } = outcome.patch;
+      outcome = {
+        kind: 'judged',
+        patch: { ...outcome.patch, 判定根拠: secret(String(判定根拠)), メモ: secret(String(メモ)) },
+      };
+      burst = 0;
+    } else {
       outcome = { ...outcome, why: secret(outcome.why) };
       burst = outcome.burst ? burst + 1 : 0;
       if (outcome.stop || burst >= AI_FAILURE_BURST) stopped = `${AI_RUN_MSG.stoppedEarly}: ${outcome.why}`;
-    } else {
-      burst = 0;
     }
     outcomes.set(c.key, outcome);
   }
