@@ -139,8 +139,8 @@ export function parseSettings(
     aiProvider: choice('AI判定', ['オフ', 'openai', 'anthropic', 'gemini'] as const, 'オフ'),
     aiThreshold,
     aiAutoApprove: choice('AI自動承認', ['オン', 'オフ'] as const, 'オフ') === 'オン',
-    aiPerRun: int('AI1回の上限', 20, 0, 500),
-    aiPerDay: int('AI1日の上限', 200, 0, 10000),
+    aiPerRun: int('AI1回の上限', 20, 1, 500),
+    aiPerDay: int('AI1日の上限', 200, 1, 10000),
     receivableAccount: text('売掛金科目') || '売掛金',
     collectionDays: int('回収期限（日）', 60, 1, 3650),
   };

@@ -310,7 +310,7 @@ describe('settings and secrets', () => {
     assert.equal(ok.settings.aiPerDay, 200);
     const bad = parseSettings([
       { item: 'AI自動承認', value: 'たぶん', rowNumber: 12 },
-      { item: 'AI1回の上限', value: '-1', rowNumber: 13 },
+      { item: 'AI1回の上限', value: '0', rowNumber: 13 },
       { item: 'AI1日の上限', value: 'many', rowNumber: 14 },
     ]);
     assert.deepEqual(
