@@ -393,3 +393,23 @@ describe('AI 判定: caps, never twice, people win', () => {
     assert.ok(r.endedAt - r.startedAt < 6 * 60_000);
   });
 });
+
+describe('AI 判定: overlapping runs', () => {
+  test('a run that starts while another waits for the AI does not ask about the rows already claimed', () => {
+    const { w, ai } = aiWorld();
+    let nested: ReturnType<KichoWorld['run']> | null = null;
+    let started = false;
+    ai.onRequest = () => {
+      if (started) return;
+      started = true;
+      // A second person clicks 判定する while the first run is waiting for the provider.
+      nested = w.run('classifyPending', { user: 'keiri@example.com' });
+    };
+    classify(w);
+    assert.ok(nested, 'the second run ran');
+    const second = nested as unknown as ReturnType<KichoWorld['run']>;
+    assert.equal(second.status, 'ok', JSON.stringify(second.error));
+    assert.equal(ai.requests.length, DEFAULT_LINES.length, 'each row was asked once');
+    assert.ok(DEFAULT_LINES.every((d) => row(w, d).状態 === '要確認'));
+  });
+});
