@@ -279,6 +279,20 @@ describe('AI 判定: provider failures leave rows 未判定', () => {
     assert.match(String(row(w, DEFAULT_LINES[0]).メモ), /529/);
   });
 
+  test('AI_BASE_URL is used; a host that cannot be reached leaves rows 未判定 and stops after two failures', () => {
+    const { w, ai } = aiWorld();
+    w.emu.world.properties.script.set('AI_BASE_URL', 'https://ai-proxy.invalid');
+    classify(w);
+    assert.equal(ai.requests.length, 0);
+    const tried = w.emu.world.fetch.log.filter((l) =>
+      l.url.startsWith('https://ai-proxy.invalid/v1/chat/completions'),
+    );
+    assert.equal(tried.length, 2);
+    assert.ok(DEFAULT_LINES.every((d) => row(w, d).状態 === '未判定'));
+    assert.match(String(row(w, DEFAULT_LINES[0]).メモ), /接続できませんでした/);
+    assert.match(String(row(w, DEFAULT_LINES[4]).メモ), /問い合わせを止めました/);
+  });
+
   test('a provider error that echoes the key: the key is on no sheet, in no ログ, in no message', () => {
     const { w, ai } = aiWorld({ behaviour: 'echo-key' });
     const r = w.run('classifyPending');
