@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { remoteTag } from '../src/core/keys';
+import { FakeAi, TEST_AI_KEY } from './ai/fake-ai';
 import { Emulator, type ExecutionResult } from './gas/index';
 import { closeSyncHttp } from './gas/lib/sync-http';
 import { ledgerHtml } from './ledger-html';
@@ -44,6 +45,31 @@ function stateCounts(rows: Record<string, unknown>[]): string {
   return [...counts].map(([s, n]) => `${s} ${n}`).join('、');
 }
 
+/**
+ * AI 判定 with the fake provider (sim/ai): the first 判定 asks "OpenAI" about at most 3 rows no rule
+ * matched; then AI is switched off again and the rest go to 要確認 as without AI.
+ */
+function demoAiJudgement(emu: Emulator, run: (name: string) => ExecutionResult): void {
+  const ai = new FakeAi();
+  ai.route(emu.world);
+  emu.world.properties.script.set('AI_API_KEY', TEST_AI_KEY);
+  setSetting(emu.world, 'AI判定', 'openai');
+  setSetting(emu.world, 'AI1回の上限', '3');
+  line(
+    '人の操作: 設定の AI判定 を openai、AI1回の上限 を 3 に（AI_API_KEY はスクリプトのプロパティ。偽の AI が答えます）',
+  );
+  report('メニュー「判定する」（classifyPending、ルールのあと AI 判定）', run('classifyPending'));
+  for (const r of records(emu.world, '台帳').filter((x) => String(x.判定元).startsWith('AI:'))) {
+    line(`  AI: ${r.摘要} → ${r.勘定科目 || '（なし）'}／${r.状態}／${r.判定根拠}`);
+  }
+  const sent = ai.requests[0]?.data?.明細;
+  if (sent) line(`  AI に送ったのは 1 行あたりこれだけです: ${JSON.stringify(sent)}`);
+  line();
+  setSetting(emu.world, 'AI判定', 'オフ');
+  line('人の操作: AI判定 を オフ に戻す（残りの明細はルールに当てはまらなければ要確認へ）');
+  report('もう一度「判定する」（classifyPending）', run('classifyPending'));
+}
+
 async function main(): Promise<void> {
   const server = await spawnFakeMf({ seed: 1, faults: ['commit-then-timeout:2'] });
   try {
@@ -71,7 +97,7 @@ async function main(): Promise<void> {
     addRules(emu.world, EXAMPLE_RULES);
     line();
     report('メニュー「明細を取り込む」（importTransactions）', run('importTransactions'));
-    report('メニュー「判定する」（classifyPending）', run('classifyPending'));
+    demoAiJudgement(emu, run);
     report('メニュー「ドライラン」（dryRun）', run('dryRun'));
     report('メニュー「登録を実行」（postApproved）', run('postApproved'));
     report('もう一度「登録を実行」（何も二重に送らないこと）', run('postApproved'));

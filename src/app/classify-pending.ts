@@ -8,26 +8,31 @@ import { parseRules } from '../core/rules';
 import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { readMasters, readRuleValues, readSettings } from '../gas/settings-sheet';
+import { aiConfig, claimForAi, judgeClaimed } from './ai-judge';
 import { refreshReviewSheet } from './review-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 export function runClassify(ctx: RunContext): RunResult {
   const { rules, problems } = parseRules(readRuleValues());
   const masters = readMasters();
-  const messages = problems.map((p) => p.message);
+  const { settings } = readSettings();
+  const ai = aiConfig(settings);
+  const messages = [...problems.map((p) => p.message), ...ai.messages];
   const done = underScriptLock(() => {
     const now = new Date().toISOString();
     const table = readLedger();
     const ops = applyOperations(table.rows, masters, ctx.who, now);
     const after = applyChanges(table, ops);
-    const decisions = classifyRows(after.rows, rules, masters, now);
-    const changes = merge([...ops, ...decisions]);
+    // With AI on, rows no rule matched stay 未判定 and are claimed for the AI step below.
+    const decisions = classifyRows(after.rows, rules, masters, now, { keepUnmatched: ai.config !== null });
+    const aiClaim = ai.config ? claimForAi(applyChanges(after, decisions).rows, settings, now) : null;
+    const changes = merge([...ops, ...decisions, ...(aiClaim?.changes ?? [])]);
     writeLedgerChanges(table, changes);
-    refreshReviewSheet(applyChanges(table, changes), readSettings().settings.graceMinutes);
-    return { ops, decisions };
+    refreshReviewSheet(applyChanges(table, changes), settings.graceMinutes);
+    return { ops, decisions, aiClaim };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
-  const { ops, decisions } = done.value;
+  const { ops, decisions, aiClaim } = done.value;
   const operations = ops.length;
   const decided = decisions.length;
   const approved = decisions.filter((d) => d.patch.状態 === '送信待ち').length;
@@ -36,7 +41,21 @@ export function runClassify(ctx: RunContext): RunResult {
     `${decided} 件を判定しました（送信待ち ${approved} 件、要確認 ${review} 件）。` +
       (operations > 0 ? ` 操作 ${operations} 件を反映しました。` : ''),
   );
-  return { count: decided, messages, decided, approved, review, operations };
+  // The lock is released here: the AI requests run outside it (ai-judge.ts).
+  const judged =
+    ai.config && aiClaim && aiClaim.candidates.length > 0
+      ? judgeClaimed(ctx, ai.config, settings, masters, aiClaim)
+      : null;
+  messages.push(...(aiClaim?.messages ?? []), ...(judged?.messages ?? []));
+  return {
+    count: decided + (judged?.answered ?? 0),
+    messages,
+    decided,
+    approved,
+    review,
+    operations,
+    ai: judged ? { ...judged, messages: undefined } : null,
+  };
 }
 
 export function classifyPending(e?: unknown) {

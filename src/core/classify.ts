@@ -29,7 +29,7 @@ function text(value: string | number): string {
 }
 
 /** Problems with the system columns that matching relies on; such a row is never auto-approved. */
-function dataProblems(record: LedgerRecord): string[] {
+export function dataProblems(record: LedgerRecord): string[] {
   const problems: string[] = [];
   const direction = normalizeText(String(record.入出金));
   if (direction !== '入金' && direction !== '出金')
@@ -83,13 +83,15 @@ function decide(record: LedgerRecord, rule: Rule | null, masters: Masters): Part
 
 /**
  * Classifies every 未判定 row and returns only real changes (each with 更新日時 = now). Rows in any
- * other state are left alone.
+ * other state are left alone. With `keepUnmatched` (AI 判定 on), a row no rule matches and nobody
+ * gave a 勘定科目 stays 未判定 for the AI step instead of going to 要確認.
  */
 export function classifyRows(
   rows: readonly LedgerRow[],
   rules: readonly Rule[],
   masters: Masters,
   now: string,
+  options: { keepUnmatched?: boolean } = {},
 ): RowChange[] {
   const changes: RowChange[] = [];
   for (const row of rows) {
@@ -102,6 +104,7 @@ export function classifyRows(
       amount,
       account: String(record.口座),
     });
+    if (!rule && options.keepUnmatched && text(record.勘定科目) === '') continue;
     const desired = decide(record, rule, masters);
     const patch: Partial<LedgerRecord> = {};
     for (const key of Object.keys(desired) as (keyof LedgerRecord)[]) {

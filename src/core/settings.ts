@@ -12,6 +12,9 @@ export const SETTING_DEFAULTS: ReadonlyArray<readonly [item: string, value: stri
   ['1回の送信上限', '200'],
   ['AI判定', 'オフ'],
   ['AI信頼度しきい値', '0.8'],
+  ['AI自動承認', 'オフ'],
+  ['AI1回の上限', '20'],
+  ['AI1日の上限', '200'],
   ['売掛金科目', '売掛金'],
   ['回収期限（日）', '60'],
 ];
@@ -27,6 +30,10 @@ export interface Settings {
   batchLimit: number;
   aiProvider: 'オフ' | 'openai' | 'anthropic' | 'gemini';
   aiThreshold: number;
+  /** AI answers at or above the threshold become 送信待ち only when オン (default オフ: 要確認). */
+  aiAutoApprove: boolean;
+  aiPerRun: number;
+  aiPerDay: number;
   receivableAccount: string;
   collectionDays: number;
 }
@@ -131,6 +138,9 @@ export function parseSettings(
     batchLimit: int('1回の送信上限', 200, 1, 1000),
     aiProvider: choice('AI判定', ['オフ', 'openai', 'anthropic', 'gemini'] as const, 'オフ'),
     aiThreshold,
+    aiAutoApprove: choice('AI自動承認', ['オン', 'オフ'] as const, 'オフ') === 'オン',
+    aiPerRun: int('AI1回の上限', 20, 1, 500),
+    aiPerDay: int('AI1日の上限', 200, 1, 10000),
     receivableAccount: text('売掛金科目') || '売掛金',
     collectionDays: int('回収期限（日）', 60, 1, 3650),
   };

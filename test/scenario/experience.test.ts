@@ -1,7 +1,7 @@
 /** What a person sees around the runs: progress toasts, menu items, 要確認を開く, ヘルプ, 自動実行の設定. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { EXAMPLE_RULES, kichoWorld, OWNER } from '../helpers/kicho';
+import { EXAMPLE_RULES, kichoWorld } from '../helpers/kicho';
 
 function approved() {
   const w = kichoWorld();

@@ -1,0 +1,272 @@
+/**
+ * AI 判定 (DESIGN §1): rows no rule matched are claimed under the script lock together with the
+ * rules' changes, the provider is asked outside the lock (one request per row), and the answers
+ * are written under the lock again, by key, only to rows still exactly as claimed.
+ */
+import { type AiPolicy, decideFromAnswer, decideUnreadable } from '../core/ai/answer';
+import {
+  AI_FAILURE_BURST,
+  AI_STOP_CALLING_AT_MS,
+  allowance,
+  tokyoDate,
+  usageText,
+  usedToday,
+} from '../core/ai/limits';
+import { type AiCandidate, claimRows, pickCandidates, untouchedRow } from '../core/ai/plan';
+import { AI_INSTRUCTIONS, catalogFromMasters, statementForAi, userMessage } from '../core/ai/prompt';
+import {
+  type AiConfig,
+  type AiReply,
+  buildAiRequest,
+  DEFAULT_BASE_URL,
+  DEFAULT_MODEL,
+  readAiResponse,
+} from '../core/ai/providers';
+import { indexByKey, type LedgerRecord, type LedgerRow, type RowChange } from '../core/ledger';
+import type { Masters } from '../core/masters';
+import { applyChanges } from '../core/protocol';
+import { redactSecrets } from '../core/redact';
+import type { Settings } from '../core/settings';
+import { urlFetchPort } from '../gas/http';
+import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
+import { scriptLock } from '../gas/lock';
+import { PROPERTY, property, scriptStore } from '../gas/properties';
+import { HttpTransportError } from '../mf/http';
+import { refreshReviewSheet } from './review-sheet';
+import type { RunContext } from './run';
+
+/** Script property with today's request count, shared by every account that runs kicho. */
+export const AI_USAGE_PROPERTY = 'AI_USAGE';
+
+export const AI_RUN_MSG = {
+  noKey: (provider: string) =>
+    `設定「AI判定」は ${provider} ですが、スクリプトプロパティ AI_API_KEY がありません。ルールに当てはまらない明細は要確認にしました。`,
+  perRunCap: (left: number, cap: number) =>
+    `AI1回の上限（${cap} 件）を超えた ${left} 件は未判定のまま、次回の実行で判定します。`,
+  dailyCap: (left: number, cap: number) =>
+    `本日のAI判定が上限（AI1日の上限 ${cap} 件）に達したため、${left} 件は未判定のままです（翌日以降に判定します）。`,
+  later: (why: string) => `AI判定はまだです（${why}）。次回の実行で判定します。`,
+  rateLimited: 'AIの提供元から「混雑しています（429）」と返されました',
+  unavailable: (status: number) => `AIの提供元が一時的に応答できません（${status}）`,
+  timeout: 'AIの応答がタイムアウトしました',
+  network: (message: string) => `AIの提供元に接続できませんでした: ${message}`,
+  refused: (status: number, message: string) =>
+    status === 401 || status === 403
+      ? `AIの提供元が認証エラー（${status}）を返しました。スクリプトプロパティ AI_API_KEY を確かめてください${message ? `: ${message}` : ''}`
+      : status === 404
+        ? `AIの提供元がモデルまたは URL を見つけられません（404）。AI_MODEL・AI_BASE_URL を確かめてください${message ? `: ${message}` : ''}`
+        : `AIの提供元が要求を受け付けませんでした（${status}）${message ? `: ${message}` : ''}`,
+  stoppedEarly: 'この実行ではAIへの問い合わせを止めました',
+  timeBudget: '実行時間の上限が近いため',
+  summary: (provider: string, model: string, answered: number, approved: number, review: number) =>
+    `AI判定（${provider}・${model}）: ${answered} 件に回答がありました（送信待ち ${approved} 件、要確認 ${review} 件）。`,
+  notYet: (n: number, why: string) => `${n} 件は未判定のままです（${why}）。次回の実行で判定します。`,
+  personWon: (n: number) => `AIの回答待ちの間に人が変更した ${n} 件には、AIの結果を書き込んでいません。`,
+  lockLost:
+    'AIの結果を書き込む前に別の実行がロックを持っていたため、結果は書き込んでいません（次回判定し直します）。',
+} as const;
+
+/** The provider configuration, or null when AI 判定 is オフ or cannot run (then rows go to 要確認 as before). */
+export function aiConfig(settings: Settings): { config: AiConfig | null; messages: string[] } {
+  const provider = settings.aiProvider;
+  if (provider === 'オフ') return { config: null, messages: [] };
+  const apiKey = property(PROPERTY.aiApiKey);
+  if (!apiKey) return { config: null, messages: [AI_RUN_MSG.noKey(provider)] };
+  return {
+    config: {
+      provider,
+      apiKey,
+      model: property(PROPERTY.aiModel) ?? DEFAULT_MODEL[provider],
+      baseUrl: property(PROPERTY.aiBaseUrl) ?? DEFAULT_BASE_URL[provider],
+    },
+    messages: [],
+  };
+}
+
+export interface AiClaim {
+  candidates: AiCandidate[];
+  /** Claim markers, to be written with the rules' changes (same write, same lock). */
+  changes: RowChange[];
+  messages: string[];
+}
+
+/**
+ * Under the lock: picks the rows, reserves today's quota for them (the count lives in script
+ * properties, so reserving under the lock keeps two runs from both spending the last requests).
+ */
+export function claimForAi(rows: readonly LedgerRow[], settings: Settings, now: string): AiClaim {
+  const nowMs = Date.parse(now);
+  const eligible = pickCandidates(rows, nowMs);
+  if (eligible.length === 0) return { candidates: [], changes: [], messages: [] };
+  const store = scriptStore();
+  const day = tokyoDate(nowMs);
+  const used = usedToday(store.get(AI_USAGE_PROPERTY), day);
+  const n = allowance(settings.aiPerRun, settings.aiPerDay, used, eligible.length);
+  if (n > 0) store.set(AI_USAGE_PROPERTY, usageText(day, used + n));
+  const messages: string[] = [];
+  const left = eligible.length - n;
+  if (left > 0) {
+    messages.push(
+      used + n >= settings.aiPerDay
+        ? AI_RUN_MSG.dailyCap(left, settings.aiPerDay)
+        : AI_RUN_MSG.perRunCap(left, settings.aiPerRun),
+    );
+  }
+  const { changes, candidates } = claimRows(eligible.slice(0, n), now);
+  return { candidates, changes, messages };
+}
+
+type Outcome =
+  | { kind: 'judged'; patch: Partial<LedgerRecord> }
+  | { kind: 'not-yet'; why: string; stop: boolean; burst: boolean };
+
+function outcomeOf(reply: AiReply, claimed: LedgerRecord, masters: Masters, policy: AiPolicy): Outcome {
+  switch (reply.kind) {
+    case 'answer':
+      return { kind: 'judged', patch: decideFromAnswer(claimed, reply.value, masters, policy) };
+    case 'malformed':
+      return { kind: 'judged', patch: decideUnreadable(policy.model, reply.reason) };
+    case 'rate-limited':
+      return { kind: 'not-yet', why: AI_RUN_MSG.rateLimited, stop: true, burst: false };
+    case 'unavailable':
+      return { kind: 'not-yet', why: AI_RUN_MSG.unavailable(reply.status), stop: false, burst: true };
+    case 'refused':
+      // Every request would be refused the same way (key, model, account): stop at the first.
+      return {
+        kind: 'not-yet',
+        why: AI_RUN_MSG.refused(reply.status, reply.message.slice(0, 200)),
+        stop: true,
+        burst: false,
+      };
+  }
+}
+
+export interface AiJudgeSummary {
+  answered: number;
+  approved: number;
+  review: number;
+  notYet: number;
+  personWon: number;
+  messages: string[];
+}
+
+/** Outside the lock: one request per claimed row, then the write-back under the lock. */
+export function judgeClaimed(
+  ctx: RunContext,
+  config: AiConfig,
+  settings: Settings,
+  masters: Masters,
+  claim: AiClaim,
+): AiJudgeSummary {
+  const http = urlFetchPort();
+  const catalog = catalogFromMasters(masters);
+  const policy: AiPolicy = {
+    model: config.model,
+    threshold: settings.aiThreshold,
+    autoApprove: settings.aiAutoApprove,
+  };
+  const secret = (text: string) => redactSecrets(text, [config.apiKey]);
+  const outcomes = new Map<string, Outcome>();
+  let stopped: string | null = null;
+  let burst = 0;
+  let sent = 0;
+  for (const c of claim.candidates) {
+    if (!stopped && Date.now() - ctx.startedAt >= AI_STOP_CALLING_AT_MS) stopped = AI_RUN_MSG.timeBudget;
+    if (stopped) {
+      outcomes.set(c.key, { kind: 'not-yet', why: stopped, stop: false, burst: false });
+      continue;
+    }
+    sent++;
+    const request = buildAiRequest(config, AI_INSTRUCTIONS, userMessage(statementForAi(c.claimed), catalog));
+    let outcome: Outcome;
+    try {
+      outcome = outcomeOf(readAiResponse(config.provider, http.send(request)), c.claimed, masters, policy);
+    } catch (e) {
+      if (!(e instanceof HttpTransportError)) throw e;
+      const why = e.reason === 'timeout' ? AI_RUN_MSG.timeout : AI_RUN_MSG.network(e.message);
+      outcome = { kind: 'not-yet', why, stop: false, burst: true };
+    }
+    // Model and provider text reaches the sheet: never with the key in it (DESIGN §9.5).
+    if (outcome.kind === 'judged') {
+      const { 判定根拠, メモ } = outcome.patch;
+      outcome = {
+        kind: 'judged',
+        patch: { ...outcome.patch, 判定根拠: secret(String(判定根拠)), メモ: secret(String(メモ)) },
+      };
+      burst = 0;
+    } else {
+      outcome = { ...outcome, why: secret(outcome.why) };
+      burst = outcome.burst ? burst + 1 : 0;
+      if (outcome.stop || burst >= AI_FAILURE_BURST) stopped = `${AI_RUN_MSG.stoppedEarly}: ${outcome.why}`;
+    }
+    outcomes.set(c.key, outcome);
+  }
+  return writeBack(config, settings, claim, outcomes, claim.candidates.length - sent, stopped);
+}
+
+/** Under the lock again: re-locate by key; a row a person changed meanwhile keeps their change. */
+function writeBack(
+  config: AiConfig,
+  settings: Settings,
+  claim: AiClaim,
+  outcomes: ReadonlyMap<string, Outcome>,
+  unsent: number,
+  stopped: string | null,
+): AiJudgeSummary {
+  const summary: AiJudgeSummary = {
+    answered: 0,
+    approved: 0,
+    review: 0,
+    notYet: 0,
+    personWon: 0,
+    messages: [],
+  };
+  const lock = scriptLock();
+  if (!lock.acquire()) {
+    summary.messages.push(AI_RUN_MSG.lockLost);
+    return summary;
+  }
+  try {
+    const now = new Date().toISOString();
+    const table = readLedger();
+    const byKey = indexByKey(table.rows);
+    const changes: RowChange[] = [];
+    for (const c of claim.candidates) {
+      const outcome = outcomes.get(c.key);
+      if (!outcome) continue;
+      const row = untouchedRow(byKey, c);
+      if (!row) {
+        summary.personWon++;
+        continue;
+      }
+      const patch =
+        outcome.kind === 'judged'
+          ? outcome.patch
+          : { メモ: redactSecrets(AI_RUN_MSG.later(outcome.why), [config.apiKey]) };
+      changes.push({ key: c.key, rowNumber: row.rowNumber, patch: { ...patch, 更新日時: now } });
+      if (outcome.kind === 'judged') {
+        summary.answered++;
+        if (outcome.patch.状態 === '送信待ち') summary.approved++;
+        else summary.review++;
+      } else summary.notYet++;
+    }
+    writeLedgerChanges(table, changes);
+    if (unsent > 0) {
+      // Give back what was reserved but not sent, so the daily cap counts requests, not plans.
+      const store = scriptStore();
+      const day = tokyoDate(Date.now());
+      const used = usedToday(store.get(AI_USAGE_PROPERTY), day);
+      store.set(AI_USAGE_PROPERTY, usageText(day, used - unsent));
+    }
+    refreshReviewSheet(applyChanges(table, changes), settings.graceMinutes);
+  } finally {
+    lock.flushAndRelease();
+  }
+  summary.messages.push(
+    AI_RUN_MSG.summary(config.provider, config.model, summary.answered, summary.approved, summary.review),
+  );
+  if (summary.notYet > 0)
+    summary.messages.push(AI_RUN_MSG.notYet(summary.notYet, stopped ?? '提供元のエラー'));
+  if (summary.personWon > 0) summary.messages.push(AI_RUN_MSG.personWon(summary.personWon));
+  return summary;
+}
