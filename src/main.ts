@@ -3,6 +3,7 @@
  * Assignments are explicit so gas-webpack-plugin emits a top-level stub for each.
  */
 import { authCallback } from './app/auth-callback';
+import { openAutoRun } from './app/auto-run';
 import { classifyPending } from './app/classify-pending';
 import {
   confirmDisconnect,
@@ -13,11 +14,13 @@ import {
   saveOAuthClient,
 } from './app/connection';
 import { dryRun } from './app/dry-run';
+import { openHelp } from './app/help';
 import { importTransactions } from './app/import-transactions';
 import { onOpen } from './app/on-open';
 import { postApproved, postPreviewed } from './app/post-approved';
 import { reconcile } from './app/reconcile';
 import { restoreLedgerFromMf } from './app/restore';
+import { openReview } from './app/review-sheet';
 import { runScheduled } from './app/scheduled';
 import { openSettings, saveSettings, settingsForm } from './app/settings-dialog';
 import { setup } from './app/setup';
@@ -45,3 +48,6 @@ global.openSettings = openSettings;
 global.settingsForm = settingsForm;
 global.saveSettings = saveSettings;
 global.postPreviewed = postPreviewed;
+global.openReview = openReview;
+global.openAutoRun = openAutoRun;
+global.openHelp = openHelp;

@@ -3,6 +3,9 @@ import type { LedgerTable } from '../core/ledger';
 import { reviewItems } from '../core/review';
 import { SHEET } from '../core/schema';
 import { OwnFormula } from '../gas/cells';
+import { readLedger } from '../gas/ledger-sheet';
+import { readSettings } from '../gas/settings-sheet';
+import { toast } from '../gas/toast';
 import { ensureSheet, replaceDataRows } from '../gas/workbook';
 
 export function refreshReviewSheet(table: LedgerTable, graceMinutes: number): number {
@@ -22,4 +25,17 @@ export function refreshReviewSheet(table: LedgerTable, graceMinutes: number): nu
     })),
   );
   return items.length;
+}
+
+/** Menu 「要確認を開く」: brings the 要確認 sheet up to date and shows it. */
+export function openReview(): void {
+  const count = refreshReviewSheet(readLedger(), readSettings().settings.graceMinutes);
+  const { sheet } = ensureSheet(SHEET.review);
+  sheet.activate();
+  toast(
+    false,
+    count === 0
+      ? '確認が必要な行はありません。'
+      : `確認が必要な行が ${count} 件あります。「行」のリンクで台帳に移れます。`,
+  );
 }

@@ -43,6 +43,13 @@ const FIELDS: Readonly<Record<string, FieldSpec>> = {
     hint: 'ルールで決まらない明細をAIに判定させます。',
   },
   AI信頼度しきい値: { kind: 'number', hint: 'これ未満のAIの判定は要確認にします（0〜1）。' },
+  AI自動承認: {
+    kind: 'choice',
+    options: ['オフ', 'オン'],
+    hint: 'オンのときだけ、しきい値以上のAIの判定を確認なしで送信待ちにします。',
+  },
+  AI1回の上限: { kind: 'int', hint: '1回の実行でAIに尋ねる件数の上限。' },
+  AI1日の上限: { kind: 'int', hint: '1日（日本時間）にAIに尋ねる件数の上限。' },
   売掛金科目: { kind: 'text', hint: '売掛金チェックで見る勘定科目。' },
   '回収期限（日）': { kind: 'int', hint: '発生からこの日数を過ぎた売掛金を期日超過にします。' },
 };

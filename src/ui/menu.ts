@@ -5,13 +5,16 @@ export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]
   [MSG.menuSetup, 'setup'],
   ['MFに接続', 'openConnection'],
   ['接続を解除', 'confirmDisconnect'],
-  ['設定を編集', 'openSettings'],
   ['明細を取り込む', 'importTransactions'],
   ['判定する', 'classifyPending'],
   ['ドライラン', 'dryRun'],
   ['登録を実行', 'postApproved'],
   ['照合する', 'reconcile'],
+  ['要確認を開く', 'openReview'],
   ['台帳を復元', 'restoreLedgerFromMf'],
+  ['設定を編集', 'openSettings'],
+  ['自動実行の設定', 'openAutoRun'],
+  ['ヘルプ', 'openHelp'],
 ];
 
 /** Adds the 「記帳」 menu. Called from the simple trigger onOpen, so it must use no authorised service. */

@@ -1,7 +1,7 @@
 /** What a person sees around the runs: progress toasts, menu items, 要確認を開く, ヘルプ, 自動実行の設定. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { EXAMPLE_RULES, kichoWorld } from '../helpers/kicho';
+import { EXAMPLE_RULES, kichoWorld, records } from '../helpers/kicho';
 
 function approved() {
   const w = kichoWorld();
@@ -26,5 +26,55 @@ describe('progress', () => {
     const mark = w2.emu.world.ui.events.length;
     w2.run('postApproved', { kind: 'trigger', args: [{ triggerUid: 't1', authMode: 'FULL' }] });
     assert.equal(w2.emu.world.ui.events.slice(mark).filter((e) => e.type === 'toast').length, 0);
+  });
+});
+
+describe('menu actions', () => {
+  test('要確認を開く refreshes 要確認, says how many, and each 行 links to its 台帳 row', () => {
+    const w = approved();
+    const review = w.ledger().filter((r) => r.状態 === '要確認').length;
+    assert.ok(review > 0);
+    const mark = w.emu.world.ui.events.length;
+    const r = w.run('openReview');
+    assert.equal(r.status, 'ok', JSON.stringify(r.error));
+    const toast = w.emu.world.ui.events.slice(mark).find((e) => e.type === 'toast');
+    assert.match(String(toast?.message), new RegExp(`確認が必要な行が ${review} 件`));
+    const sheets = w.emu.world.spreadsheet.sheets;
+    const ledger = sheets.find((s) => s.name === '台帳');
+    const sheet = sheets.find((s) => s.name === '要確認');
+    assert.ok(ledger && sheet);
+    const column = (sheet.rows[0]?.v ?? []).indexOf('行') + 1;
+    const formula = sheet.meta(2, column)?.formula ?? '';
+    assert.match(formula, new RegExp(`^=HYPERLINK\\("#gid=${ledger.id}&range=A\\d+","台帳 \\d+ 行目"\\)$`));
+    const shown = records(w.emu, '要確認');
+    assert.ok(shown.every((row) => /^台帳 \d+ 行目$/.test(String(row.行))));
+  });
+
+  test('自動実行の設定 switches 自動実行 after a yes, keeps it after a no, and logs it', () => {
+    const w = kichoWorld();
+    const value = () => records(w.emu, '設定').find((r) => r.項目 === '自動実行')?.値;
+    assert.equal(value(), 'オフ');
+    w.emu.world.ui.answers.push({ button: 'NO' });
+    w.run('openAutoRun');
+    assert.equal(value(), 'オフ');
+    w.run('openAutoRun');
+    assert.equal(value(), 'オン');
+    assert.ok(
+      records(w.emu, 'ログ').some((r) => String(r.メッセージ).includes('自動実行を「オン」にしました')),
+    );
+    const runs = w.emu.advance(20 * 60_000);
+    assert.ok(runs.length > 0);
+    assert.ok(w.ledger().length > 0, 'the scheduled run now imports');
+  });
+
+  test('ヘルプ shows the steps and every 状態', () => {
+    const w = kichoWorld();
+    const mark = w.emu.world.ui.events.length;
+    w.run('openHelp');
+    const dialog = w.emu.world.ui.events.slice(mark).find((e) => e.type === 'modal');
+    assert.ok(dialog?.html);
+    for (const state of ['未判定', '要確認', '送信待ち', '送信中', '完了', '不明', '失敗', '除外']) {
+      assert.ok(dialog.html.includes(state), state);
+    }
   });
 });

@@ -192,7 +192,8 @@ describe('coerceUserEntered: strings', () => {
   it('reads back every valid yyyy-mm-dd as that local date (property)', () => {
     fc.assert(
       fc.property(
-        fc.date({ min: new Date('1900-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }),
+        // From 1952: Japan kept summer time 1948–1951, which the fixed +09:00 of jst() does not model.
+        fc.date({ min: new Date('1952-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }),
         (d) => {
           const text = d.toISOString().slice(0, 10);
           const [y, m, day] = text.split('-').map(Number);
