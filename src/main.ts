@@ -24,6 +24,7 @@ import { openReview } from './app/review-sheet';
 import { runScheduled } from './app/scheduled';
 import { openSettings, saveSettings, settingsForm } from './app/settings-dialog';
 import { setup } from './app/setup';
+import { addStarterRules, setupChecklist, setupWizard, showRulesSheet } from './app/setup-guide';
 
 declare const global: Record<string, unknown>;
 
@@ -51,3 +52,7 @@ global.postPreviewed = postPreviewed;
 global.openReview = openReview;
 global.openAutoRun = openAutoRun;
 global.openHelp = openHelp;
+global.setupWizard = setupWizard;
+global.setupChecklist = setupChecklist;
+global.addStarterRules = addStarterRules;
+global.showRulesSheet = showRulesSheet;

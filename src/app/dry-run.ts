@@ -7,7 +7,7 @@ import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
 import { mfClient } from '../gas/mf-connection';
-import { lastImportWindow, lastLedgerRows } from '../gas/run-state';
+import { lastImportWindow, lastLedgerRows, recordDryRun } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { replaceDataRows } from '../gas/workbook';
 import { importWindow } from './import-transactions';
@@ -97,6 +97,7 @@ function showDialog(plan: DryRunPlan, problems: string[]): void {
 
 export function runDryRun(ctx: RunContext): RunResult {
   const { plan, settingsProblems } = computeDryRun(ctx);
+  recordDryRun();
   writePlan(plan);
   if (!ctx.fromTrigger) {
     try {

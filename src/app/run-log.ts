@@ -2,7 +2,10 @@ import { MSG } from '../core/messages';
 import { redactSecrets } from '../core/redact';
 import { type LOG_HEADERS, SHEET } from '../core/schema';
 import { currentUserEmail } from '../gas/session';
-import { appendRecords, ensureSheet } from '../gas/workbook';
+import { ensureSheet, prependRecords } from '../gas/workbook';
+
+/** ログ keeps this many lines (a 15-minute trigger writes about 35,000 a year). */
+export const LOG_LINES_KEPT = 5_000;
 
 export interface RunLogEntry {
   action: string;
@@ -13,8 +16,8 @@ export interface RunLogEntry {
 }
 
 /**
- * Appends one line per run to ログ (DESIGN §6); text is escaped by the sheet adapter. Never throws:
- * logging must not hide the run's own outcome.
+ * Writes one line per run to ログ (DESIGN §6), newest first under the header; text is escaped by the
+ * sheet adapter. Never throws: logging must not hide the run's own outcome.
  */
 export function appendRunLog(entry: RunLogEntry): void {
   try {
@@ -28,7 +31,7 @@ export function appendRunLog(entry: RunLogEntry): void {
       件数: entry.count,
       メッセージ: redactSecrets(entry.message),
     };
-    appendRecords(sheet, [record]);
+    prependRecords(sheet, [record], LOG_LINES_KEPT);
   } catch (e) {
     console.error(`ログへの書き込みに失敗しました: ${String(e)}`);
   }

@@ -15,6 +15,7 @@ import {
 } from '../gas/workbook';
 import { MfApiError } from '../mf/errors';
 import { formatLedger } from '../ui/ledger-format';
+import { formatLog } from '../ui/log-format';
 import { fetchMasters } from './masters';
 import { type RunResult, runEntry } from './run';
 
@@ -51,6 +52,7 @@ export function runSetup(): SetupSummary {
     if (missing.length > 0) summary.addedHeaders[spec.name] = missing;
   }
   formatLedger(ensureSheet(SHEET.ledger).sheet);
+  formatLog(ensureSheet(SHEET.log).sheet);
   summary.addedSettings = addMissingSettings();
   summary.messages.push(refreshMasters());
   summary.messages.push(scheduleMessage());

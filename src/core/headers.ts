@@ -25,3 +25,15 @@ export function missingItems<T extends readonly [string, ...unknown[]]>(
   const present = new Set(existingKeys.map((k) => String(k).trim()));
   return defaults.filter((row) => !present.has(row[0]));
 }
+
+/** A1 column letters for a 0-based column index (0 → A, 26 → AA). */
+export function columnLetter(index: number): string {
+  let n = index + 1;
+  let out = '';
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    out = String.fromCharCode(65 + r) + out;
+    n = Math.floor((n - 1) / 26);
+  }
+  return out;
+}

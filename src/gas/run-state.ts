@@ -1,9 +1,11 @@
 /**
  * What one run leaves for the next (script properties, shared by every account): the 台帳 size the
- * last run saw (the lost-ledger guard) and the last import window (the dry run's warning).
+ * last run saw (the lost-ledger guard), the last import window (the dry run's warning), and when the
+ * last dry run was (初期設定's guide).
  */
 const LEDGER_ROWS = 'KICHO_LEDGER_ROWS';
 const LAST_WINDOW = 'KICHO_LAST_WINDOW';
+const LAST_DRY_RUN = 'KICHO_LAST_DRY_RUN';
 
 export function lastLedgerRows(): number {
   return Number(PropertiesService.getScriptProperties().getProperty(LEDGER_ROWS) ?? 0) || 0;
@@ -19,4 +21,12 @@ export function lastImportWindow(): string | null {
 
 export function recordImportWindow(window: string): void {
   PropertiesService.getScriptProperties().setProperty(LAST_WINDOW, window);
+}
+
+export function lastDryRun(): string | null {
+  return PropertiesService.getScriptProperties().getProperty(LAST_DRY_RUN);
+}
+
+export function recordDryRun(): void {
+  PropertiesService.getScriptProperties().setProperty(LAST_DRY_RUN, new Date().toISOString());
 }

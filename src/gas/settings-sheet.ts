@@ -1,5 +1,5 @@
 /** 設定, ルール and マスタ sheets: one read each. */
-import { headerIndex } from '../core/headers';
+import { columnLetter, headerIndex } from '../core/headers';
 import { type Masters, mastersFromRecords, mastersToRows } from '../core/masters';
 import { MASTER_HEADERS, SHEET } from '../core/schema';
 import { parseSettings, type SettingProblem, type SettingRow, type Settings } from '../core/settings';
@@ -7,17 +7,6 @@ import { ensureSheet, replaceDataRows } from './workbook';
 
 function allValues(name: string): unknown[][] {
   return ensureSheet(name).sheet.getDataRange().getValues();
-}
-
-function columnLetter(index: number): string {
-  let n = index + 1;
-  let out = '';
-  while (n > 0) {
-    const r = (n - 1) % 26;
-    out = String.fromCharCode(65 + r) + out;
-    n = Math.floor((n - 1) / 26);
-  }
-  return out;
 }
 
 export function readSettings(): { settings: Settings; problems: SettingProblem[] } {

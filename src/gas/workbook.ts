@@ -74,6 +74,23 @@ export function appendRecords(sheet: Sheet, records: ReadonlyArray<Record<string
   appendRows(sheet, rowsUnderHeaders(sheet, records));
 }
 
+/**
+ * Inserts records right under the header (newest first), under their headers, and keeps at most
+ * `keep` data rows by dropping the oldest at the bottom: an insert, a write and at most one delete.
+ */
+export function prependRecords(
+  sheet: Sheet,
+  records: ReadonlyArray<Record<string, unknown>>,
+  keep: number,
+): void {
+  const rows = rowsUnderHeaders(sheet, records);
+  if (rows.length === 0) return;
+  sheet.insertRowsBefore(2, rows.length);
+  sheet.getRange(2, 1, rows.length, rows[0].length).setValues(toCells(rows));
+  const last = sheet.getLastRow();
+  if (last - 1 > keep) sheet.deleteRows(keep + 2, last - 1 - keep);
+}
+
 /** Appends rows below the last used row, in one write. */
 export function appendRows(sheet: Sheet, rows: unknown[][]): void {
   if (rows.length === 0) return;

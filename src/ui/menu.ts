@@ -2,7 +2,7 @@ import { MSG } from '../core/messages';
 
 /** Menu items: label shown to people → global function name in the bundle. */
 export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]> = [
-  [MSG.menuSetup, 'setup'],
+  [MSG.menuSetup, 'setupWizard'],
   ['MFに接続', 'openConnection'],
   ['接続を解除', 'confirmDisconnect'],
   ['明細を取り込む', 'importTransactions'],

@@ -78,3 +78,33 @@ describe('menu actions', () => {
     }
   });
 });
+
+describe('ログ', () => {
+  test('newest first, failed runs highlighted by a whole-row rule, and at most 5,000 lines kept', () => {
+    const w = kichoWorld();
+    w.run('importTransactions');
+    w.emu.world.properties.script.delete('MF_API_KEY');
+    w.run('postApproved');
+    const log = records(w.emu, 'ログ');
+    assert.equal(log[0].処理, '登録の実行', 'the newest line is first');
+    assert.equal(log[0].結果, '失敗');
+    assert.equal(log[1].処理, '明細の取込');
+    const sheet = w.emu.world.spreadsheet.sheets.find((s) => s.name === 'ログ');
+    assert.ok(sheet);
+    const rule = sheet.conditionalFormats.find((r) => r.condition.type === 'CUSTOM_FORMULA');
+    assert.deepEqual(rule?.condition.values, ['=$E2="失敗"']);
+    assert.equal(rule?.ranges[0].r, 2);
+
+    // A full ログ: one more run drops the oldest line, never the header or the newest.
+    const header = sheet.rows[0];
+    const filler = Array.from({ length: 5_000 }, (_, i) => i);
+    sheet.maxRows = Math.max(sheet.maxRows, 5_001); // as when rows were added to hold them
+    for (const i of filler) sheet.setValue(i + 2, 4, `古い実行 ${i}`);
+    w.run('reconcile');
+    const after = records(w.emu, 'ログ');
+    assert.equal(after.length, 5_000);
+    assert.equal(after[0].処理, '照合');
+    assert.equal(sheet.rows[0], header);
+    assert.equal(after.at(-1)?.処理, '古い実行 4998');
+  });
+});

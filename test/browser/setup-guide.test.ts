@@ -1,0 +1,56 @@
+/** 初期設定 in headless Chromium: setup runs, then the guide walks through the first steps. */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { DialogServer } from '../../sim/ui/dialog-server';
+import { launch, newPage, screenshot, settled } from '../helpers/browser';
+import { kichoWorld, OWNER, records } from '../helpers/kicho';
+
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test('the guide shows what is done, adds example rules on request, and counts the dry run', async () => {
+  const w = kichoWorld();
+  const server = await new DialogServer(w.emu, OWNER).start();
+  try {
+    const shown = server.open('setupWizard');
+    assert.equal(shown.type, 'modal');
+    const page = await newPage(browser, { width: 520, height: 560 });
+    await page.goto(shown.url);
+    await settled(page);
+    const step = (id: string) => page.locator(`li[data-step="${id}"]`);
+    assert.equal(await step('connect').getAttribute('class'), 'done', 'kichoWorld is connected');
+    assert.equal(await step('window').getAttribute('class'), 'done');
+    assert.equal(await step('rules').getAttribute('class'), '');
+    assert.equal(await step('dryrun').getAttribute('class'), '');
+    await screenshot(page, 'setup-guide');
+
+    await step('rules').locator('button[data-fn="addStarterRules"]').click();
+    await settled(page);
+    assert.match(await page.locator('#status').innerText(), /例のルールを \d+ 件入れました/);
+    assert.equal(await step('rules').getAttribute('class'), 'done');
+    const rules = records(w.emu, 'ルール');
+    assert.ok(rules.length >= 3);
+    assert.ok(
+      rules.every((r) => r.自動承認 === 'いいえ'),
+      'examples never auto-approve',
+    );
+
+    await step('rules').locator('button[data-fn="addStarterRules"]').click();
+    await settled(page);
+    assert.match(await page.locator('#status').innerText(), /ルールはもうあります/);
+    assert.equal(records(w.emu, 'ルール').length, rules.length, 'never added twice');
+
+    w.run('dryRun');
+    await page.reload();
+    await settled(page);
+    assert.equal(await step('dryrun').getAttribute('class'), 'done');
+  } finally {
+    await server.close();
+  }
+});
