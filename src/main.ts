@@ -4,6 +4,7 @@
  */
 import { authCallback } from './app/auth-callback';
 import { openAutoRun } from './app/auto-run';
+import { backupLedger } from './app/backup';
 import { classifyPending } from './app/classify-pending';
 import {
   confirmDisconnect,
@@ -38,6 +39,7 @@ global.reconcile = reconcile;
 global.runScheduled = runScheduled;
 global.restoreLedgerFromMf = restoreLedgerFromMf;
 global.authCallback = authCallback;
+global.backupLedger = backupLedger;
 // Menu targets and the connection sidebar's google.script.run targets.
 global.openConnection = openConnection;
 global.confirmDisconnect = confirmDisconnect;

@@ -4,7 +4,7 @@ import { SHEET, SHEET_SPECS } from '../core/schema';
 import { SETTING_DEFAULTS } from '../core/settings';
 import { mfClient } from '../gas/mf-connection';
 import { readSettings, writeMasters } from '../gas/settings-sheet';
-import { installScheduleTrigger } from '../gas/triggers';
+import { installBackupTrigger, installScheduleTrigger } from '../gas/triggers';
 import {
   appendHeaders,
   appendRecords,
@@ -56,6 +56,8 @@ export function runSetup(): SetupSummary {
   summary.addedSettings = addMissingSettings();
   summary.messages.push(refreshMasters());
   summary.messages.push(scheduleMessage());
+  const backup = backupTriggerMessage();
+  if (backup) summary.messages.push(backup);
   if (summary.addedSettings.length > 0) summary.messages.push(MSG.settingsAdded(summary.addedSettings));
   const headerCount = Object.values(summary.addedHeaders).reduce((n, h) => n + h.length, 0);
   const done = MSG.setupDone(summary.createdSheets.length, headerCount, summary.addedSettings.length);
@@ -77,6 +79,13 @@ export function scheduleMessage(): string {
   return outcome.kind === 'installed'
     ? `定期実行（照合）を ${outcome.interval} 分ごとに設定しました。`
     : `定期実行（照合）は ${outcome.interval} 分ごとのままです。`;
+}
+
+/** Installs the daily backup trigger once (DESIGN §3 records one owner for every trigger). */
+function backupTriggerMessage(): string {
+  const outcome = installBackupTrigger();
+  if (outcome.kind === 'owned-by-other') return '';
+  return outcome.kind === 'installed' ? '台帳のバックアップを毎日 3 時ごろに行うよう設定しました。' : '';
 }
 
 /** Fills マスタ from MF when a connection is configured; says what to do when it is not. */

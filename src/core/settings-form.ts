@@ -52,6 +52,7 @@ const FIELDS: Readonly<Record<string, FieldSpec>> = {
   AI1日の上限: { kind: 'int', hint: '1日（日本時間）にAIに尋ねる件数の上限。' },
   売掛金科目: { kind: 'text', hint: '売掛金チェックで見る勘定科目。' },
   '回収期限（日）': { kind: 'int', hint: '発生からこの日数を過ぎた売掛金を期日超過にします。' },
+  バックアップ世代数: { kind: 'int', hint: '毎日の台帳のコピーをいくつ残すか（0〜30、0 はしない）。' },
 };
 
 function display(value: unknown, kind: FieldKind): string {

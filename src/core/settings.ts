@@ -17,6 +17,7 @@ export const SETTING_DEFAULTS: ReadonlyArray<readonly [item: string, value: stri
   ['AI1日の上限', '200'],
   ['売掛金科目', '売掛金'],
   ['回収期限（日）', '60'],
+  ['バックアップ世代数', '7'],
 ];
 
 export interface Settings {
@@ -36,6 +37,8 @@ export interface Settings {
   aiPerDay: number;
   receivableAccount: string;
   collectionDays: number;
+  /** Daily copies of the 台帳 kept (0 = no backups). */
+  backupGenerations: number;
 }
 
 export interface SettingProblem {
@@ -143,6 +146,7 @@ export function parseSettings(
     aiPerDay: int('AI1日の上限', 200, 1, 10000),
     receivableAccount: text('売掛金科目') || '売掛金',
     collectionDays: int('回収期限（日）', 60, 1, 3650),
+    backupGenerations: int('バックアップ世代数', 7, 0, 30),
   };
   if (settings.importStart && settings.importEnd && settings.importStart > settings.importEnd) {
     report('取込終了日', `取込開始日（${settings.importStart}）より前になっています。`);

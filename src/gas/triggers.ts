@@ -26,3 +26,21 @@ export function installScheduleTrigger(intervalMinutes: number): TriggerOutcome 
   props.setProperties({ [OWNER]: me, [INTERVAL]: String(intervalMinutes) });
   return { kind: 'installed', interval: intervalMinutes };
 }
+
+export const BACKUP_HANDLER = 'backupLedger';
+
+/**
+ * The daily trigger for backupLedger (at about 3 a.m.): one per project, owned by the same account
+ * as the schedule, never a second one.
+ */
+export function installBackupTrigger(): TriggerOutcome {
+  const props = PropertiesService.getScriptProperties();
+  const me = Session.getEffectiveUser().getEmail();
+  const owner = props.getProperty(OWNER);
+  const mine = ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === BACKUP_HANDLER);
+  if (owner && owner !== me && mine.length === 0) return { kind: 'owned-by-other', owner };
+  if (mine.length === 1) return { kind: 'unchanged', interval: 1440 };
+  for (const t of mine) ScriptApp.deleteTrigger(t);
+  ScriptApp.newTrigger(BACKUP_HANDLER).timeBased().everyDays(1).atHour(3).create();
+  return { kind: 'installed', interval: 1440 };
+}

@@ -1,7 +1,7 @@
 /** What a person sees around the runs: progress toasts, menu items, 要確認を開く, ヘルプ, 自動実行の設定. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { EXAMPLE_RULES, kichoWorld, records } from '../helpers/kicho';
+import { EXAMPLE_RULES, kichoWorld, OWNER, records } from '../helpers/kicho';
 
 function approved() {
   const w = kichoWorld();
@@ -106,5 +106,41 @@ describe('ログ', () => {
     assert.equal(after[0].処理, '照合');
     assert.equal(sheet.rows[0], header);
     assert.equal(after.at(-1)?.処理, '古い実行 4998');
+  });
+});
+
+describe('backups', () => {
+  test('setup installs one daily backupLedger trigger; a day’s copy is a hidden sheet; only the newest N are kept', () => {
+    const w = kichoWorld();
+    w.run('setup');
+    const daily = w.emu.world.triggers.visibleTo(OWNER).filter((t) => t.handler === 'backupLedger');
+    assert.equal(daily.length, 1, 'one, even after setup ran twice');
+    assert.equal(daily[0].schedule?.atHour, 3);
+    w.setSetting('バックアップ世代数', '2');
+    w.run('importTransactions');
+    const rows = w.ledger().length;
+    const names = () =>
+      w.emu.world.spreadsheet.sheets.map((s) => s.name).filter((n) => n.startsWith('台帳バックアップ '));
+    for (let day = 0; day < 4; day++) {
+      const r = w.run('backupLedger', { kind: 'trigger', args: [{ triggerUid: daily[0].id }] });
+      assert.equal(r.status, 'ok', JSON.stringify(r.error));
+      w.run('backupLedger', { kind: 'trigger', args: [{ triggerUid: daily[0].id }] }); // twice a day: no second copy
+      w.emu.world.clock.advance(24 * 60 * 60_000);
+    }
+    assert.deepEqual(names(), ['台帳バックアップ 2026-12-02', '台帳バックアップ 2026-12-03']);
+    const copy = w.emu.world.spreadsheet.sheets.find((s) => s.name === '台帳バックアップ 2026-12-03');
+    assert.ok(copy);
+    assert.equal(copy.props.hidden, true);
+    assert.equal(records(w.emu, '台帳バックアップ 2026-12-03').length, rows);
+    const log = records(w.emu, 'ログ').filter((r) => r.処理 === '台帳のバックアップ');
+    assert.ok(log.some((r) => String(r.メッセージ).includes('古いバックアップを 1 件削除しました')));
+  });
+
+  test('0 generations: no backup', () => {
+    const w = kichoWorld();
+    w.setSetting('バックアップ世代数', '0');
+    const r = w.run('backupLedger');
+    assert.match(JSON.stringify(r.value), /バックアップしませんでした/);
+    assert.ok(!w.emu.world.spreadsheet.sheets.some((s) => s.name.startsWith('台帳バックアップ')));
   });
 });

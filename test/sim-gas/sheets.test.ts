@@ -236,3 +236,37 @@ describe('counters', () => {
     assert.equal(r.counters.flushes, 1);
   });
 });
+
+describe('Sheet.copyTo (same spreadsheet)', () => {
+  test('copies values, formulas, formats and rules as a new last sheet named "Copy of …", including the caller’s pending writes', () =>
+    withExec((ev) => {
+      ev(`${SH} sh.setName('台帳'); sh.getRange('A1:B2').setValues([['キー', '金額'], ["'=1+1", 5]]);
+          sh.getRange('C2').setFormula('=B2*2'); sh.setFrozenRows(1);`);
+      const info =
+        ev(`var c = SpreadsheetApp.getActiveSpreadsheet().getSheetByName('台帳').copyTo(SpreadsheetApp.getActiveSpreadsheet());
+        c.setName('台帳バックアップ'); c.hideSheet();
+        [c.getName(), c.getRange('A1:B2').getValues(), c.getRange('C2').getFormula(), c.getFrozenRows(), c.isSheetHidden(),
+         SpreadsheetApp.getActiveSpreadsheet().getSheets().map(function (s) { return s.getName(); })]`);
+      assert.deepEqual(info, [
+        '台帳バックアップ',
+        [
+          ['キー', '金額'],
+          ['=1+1', 5],
+        ],
+        '=B2*2',
+        1,
+        true,
+        ['台帳', '台帳バックアップ'],
+      ]);
+      const second = ev(
+        `SpreadsheetApp.getActiveSpreadsheet().getSheetByName('台帳').copyTo(SpreadsheetApp.getActiveSpreadsheet()).getName()`,
+      );
+      assert.equal(second, 'Copy of 台帳');
+      ev(`SpreadsheetApp.getActiveSpreadsheet().getSheetByName('台帳').getRange('B2').setValue(7)`);
+      assert.deepEqual(
+        ev(`SpreadsheetApp.getActiveSpreadsheet().getSheetByName('Copy of 台帳').getRange('B2').getValue()`),
+        5,
+        'a copy, not a view',
+      );
+    }));
+});

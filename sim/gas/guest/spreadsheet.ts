@@ -703,6 +703,11 @@ export class Sheet {
   getTabColor(): string | null {
     return call<string | null>(S, 'getProp', this.id, 'tabColor');
   }
+  /** Only into this spreadsheet (the emulator has one). */
+  copyTo(_spreadsheet: unknown): Sheet {
+    const info = call<{ id: number }>(S, 'copySheet', this.id);
+    return new Sheet(info.id);
+  }
   hideSheet(): Sheet {
     call(S, 'setProp', this.id, 'hidden', true);
     return this;

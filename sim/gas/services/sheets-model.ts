@@ -215,6 +215,23 @@ export class SpreadsheetModel {
     return sheet;
   }
 
+  /** Sheet.copyTo(this spreadsheet): values, formats, rules and layout, as a new sheet after the last. */
+  copySheet(id: number, name: string): SheetModel {
+    const source = this.sheet(id);
+    const copy = this.addSheet(name);
+    copy.rows = structuredClone(source.rows);
+    copy.maxRows = source.maxRows;
+    copy.maxColumns = source.maxColumns;
+    copy.frozenRows = source.frozenRows;
+    copy.frozenColumns = source.frozenColumns;
+    copy.conditionalFormats = structuredClone(source.conditionalFormats).map((rule) => ({
+      ...rule,
+      ranges: rule.ranges.map((r) => ({ ...r, sh: copy.id })),
+    }));
+    copy.props = structuredClone(source.props);
+    return copy;
+  }
+
   sheet(id: number): SheetModel {
     const sheet = this.sheets.find((s) => s.id === id);
     if (!sheet) throw new GasError('The sheet has been deleted or is no longer available.');

@@ -181,6 +181,14 @@ export const SHEETS_SERVICE: ServiceTable = {
     }
     return sheetInfo(model.addSheet(n, index ?? undefined));
   }),
+  copySheet: method('write', (ctx, sh: number) => {
+    // A copy holds what the sheet holds now, the caller's own pending writes included.
+    const source = readSheet(ctx, sh);
+    const model = book(ctx);
+    let name = `Copy of ${source.name}`;
+    for (let i = 2; model.sheets.some((s) => s.name === name); i++) name = `Copy of ${source.name} ${i}`;
+    return sheetInfo(model.copySheet(sh, name));
+  }),
   deleteSheet: method('write', (ctx, sh: number) => {
     const model = book(ctx);
     if (model.sheets.length === 1) throw new GasError("You can't remove all the sheets in a document.");
