@@ -5,6 +5,7 @@
 import { authCallback } from './app/auth-callback';
 import { classifyPending } from './app/classify-pending';
 import { dryRun } from './app/dry-run';
+import { csvDialogInit, csvImportFile, csvPreview, importCsv, openCsvImport } from './app/import-csv';
 import { importTransactions } from './app/import-transactions';
 import { onOpen } from './app/on-open';
 import { postApproved } from './app/post-approved';
@@ -25,3 +26,8 @@ global.reconcile = reconcile;
 global.runScheduled = runScheduled;
 global.restoreLedgerFromMf = restoreLedgerFromMf;
 global.authCallback = authCallback;
+global.importCsv = importCsv;
+global.openCsvImport = openCsvImport;
+global.csvDialogInit = csvDialogInit;
+global.csvPreview = csvPreview;
+global.csvImportFile = csvImportFile;

@@ -86,13 +86,17 @@ describe('the bundle', () => {
     assert.equal(lib.developmentMode, undefined);
   });
 
-  test('clasp would push exactly the bundle and the manifest (checked offline, no credentials)', () => {
+  test('clasp would push exactly the bundle, its dialogs and the manifest (checked offline, no credentials)', () => {
     const out = execFileSync(path.join(ROOT, 'node_modules/.bin/clasp'), ['show-file-status', '--json'], {
       cwd: ROOT,
       encoding: 'utf8',
     });
     const status = JSON.parse(out);
-    assert.deepEqual([...status.filesToPush].sort(), ['dist/Code.js', 'dist/appsscript.json']);
+    assert.deepEqual([...status.filesToPush].sort(), [
+      'dist/Code.js',
+      'dist/appsscript.json',
+      'dist/csv-import.html',
+    ]);
     assert.deepEqual(status.untrackedFiles, []);
   });
 });

@@ -4,6 +4,7 @@ import { MSG } from '../core/messages';
 export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]> = [
   [MSG.menuSetup, 'setup'],
   ['明細を取り込む', 'importTransactions'],
+  ['CSVを取り込む', 'openCsvImport'],
   ['判定する', 'classifyPending'],
   ['ドライラン', 'dryRun'],
   ['登録を実行', 'postApproved'],
