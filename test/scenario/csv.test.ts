@@ -26,7 +26,7 @@ function sjis(text: string): string {
   return base64(iconv.encode(text, 'cp932'));
 }
 
-function value<T = Record<string, unknown>>(r: { status: string; value: unknown; error?: unknown }): T {
+function value<T = Record<string, unknown>>(r: { status: string; value?: unknown; error?: unknown }): T {
   assert.equal(r.status, 'ok', JSON.stringify(r.error));
   return r.value as T;
 }
