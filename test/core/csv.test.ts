@@ -12,8 +12,8 @@ import { csvDryRunWarnings } from '../../src/core/csv/warnings';
 import { emptyRecord } from '../../src/core/intake';
 import { csvKey } from '../../src/core/keys';
 import { parseLedger } from '../../src/core/ledger';
-import { EMPTY_MASTERS, type Masters } from '../../src/core/masters';
-import { LEDGER_HEADERS } from '../../src/core/schema';
+import { EMPTY_MASTERS, type Masters, mastersFromRecords, mastersToRows } from '../../src/core/masters';
+import { LEDGER_HEADERS, MASTER_HEADERS } from '../../src/core/schema';
 import { sha256Hex } from '../../src/core/sha256';
 
 const BANK = '日付,摘要,出金,入金,残高\r\n';
@@ -357,6 +357,14 @@ describe('double counting', () => {
     assert.equal(warned.length, 2);
     assert.match(warned[0], /MFの連携口座「A銀行 本店 普通」と同じ/);
     assert.match(warned[1], /「Cカード」/);
+  });
+
+  test('the ledger accounts of connected sub-accounts survive the マスタ sheet', () => {
+    const rows = mastersToRows(MASTERS).map((r) =>
+      Object.fromEntries(MASTER_HEADERS.map((h, i) => [h, r[i]])),
+    );
+    const back = mastersFromRecords(rows);
+    assert.deepEqual(back.connectedAccounts, MASTERS.connectedAccounts);
   });
 
   test('a different sub-account, or the bare account, is not double counting; a same name is a weaker hint', () => {
