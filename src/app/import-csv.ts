@@ -7,12 +7,15 @@ import { charsetLabel } from '../core/csv/encoding';
 import { type CsvReading, describeProblem, overlapWarning, planCsvIntake, readCsv } from '../core/csv/intake';
 import { type LayoutChoice, PRESETS } from '../core/csv/layouts';
 import { doubleCountWarnings, findSource, newSource, sourceNameProblem } from '../core/csv/sources';
+import { redactSecrets } from '../core/redact';
 import { decodeCsvBase64 } from '../gas/csv-file';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
+import { mfClient } from '../gas/mf-connection';
 import { recordLedgerRows } from '../gas/run-state';
 import { readMasters } from '../gas/settings-sheet';
 import { appendSource, readSources } from '../gas/sources-sheet';
+import type { MfClient } from '../mf/client';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 const ACTION = 'CSVの取込';
@@ -33,11 +36,37 @@ function choiceOf(layout: unknown): LayoutChoice | undefined {
   return layout && typeof layout === 'object' ? (layout as LayoutChoice) : undefined;
 }
 
+/**
+ * Journals in MF carrying a kicho tag within the file's dates (one listing per accounting period), so
+ * lines posted before are never posted again. When MF cannot be asked, the import goes on and says so:
+ * the duplicate-key guard and reconcile still protect rows already in the 台帳.
+ */
+function journalsByTag(
+  reading: CsvReading,
+  client: (() => MfClient) | undefined,
+  messages: string[],
+): Map<string, string> {
+  const byTag = new Map<string, string>();
+  if (reading.lines.length === 0) return byTag;
+  const dates = reading.lines.map((l) => l.date).sort();
+  try {
+    const mf = client ? client() : mfClient();
+    for (const j of mf.journalsBetween(dates[0], dates[dates.length - 1]))
+      for (const t of j.tags) if (t.startsWith('kc-')) byTag.set(t, j.id);
+  } catch (e) {
+    messages.push(
+      `MFに登録済みの仕訳を確認できませんでした（${redactSecrets(e instanceof Error ? e.message : String(e))}）。MFとの接続を確認してください。`,
+    );
+  }
+  return byTag;
+}
+
 export function runImportCsv(
   _ctx: RunContext,
   text: string,
   sourceName: string,
   layout?: unknown,
+  client?: () => MfClient,
 ): RunResult {
   const nameProblem = sourceNameProblem(String(sourceName ?? ''));
   if (nameProblem) return { ok: false, count: 0, messages: [nameProblem] };
@@ -47,12 +76,14 @@ export function runImportCsv(
   const reading = readCsv(text, name, choiceOf(layout));
   if (reading.fatal) return { ok: false, count: 0, messages: [reading.fatal] };
 
+  const messages: string[] = [];
+  const tagged = journalsByTag(reading, client, messages);
   const done = underScriptLock(() => {
     // Re-read under the lock: two imports of a new source must add it once.
     const added = !findSource(readSources(), name);
     if (added) appendSource(newSource(name));
     const table = readLedger();
-    const plan = planCsvIntake(table, reading.lines, name, new Date().toISOString());
+    const plan = planCsvIntake(table, reading.lines, name, new Date().toISOString(), tagged);
     appendLedgerRecords(plan.newRows);
     return { plan, added, rows: table.rows.length + plan.newRows.length };
   });
@@ -60,11 +91,15 @@ export function runImportCsv(
   const { plan, added, rows } = done.value;
   recordLedgerRows(rows);
   const source = findSource(readSources(), name) ?? newSource(name);
-  const messages = [
+  messages.unshift(
     `取込元「${name}」のCSVから ${reading.lines.length} 件を読み、${plan.newRows.length} 件を台帳に追加しました` +
       (plan.already > 0 ? `（${plan.already} 件は取込済み）` : '') +
       `。読めなかった行 ${reading.problems.length} 件。`,
-  ];
+  );
+  if (plan.alreadyInMf > 0)
+    messages.push(
+      `${plan.alreadyInMf} 件はMFに仕訳が既にあったため「完了」として追加しました（二度は登録しません）。`,
+    );
   if (added) messages.push(newSourceMessage(name));
   const overlap = overlapWarning(name, plan.overlapDates);
   if (overlap) messages.push(overlap);
@@ -78,6 +113,7 @@ export function runImportCsv(
     read: reading.lines.length,
     problems: reading.problems,
     sourceAdded: added,
+    alreadyInMf: plan.alreadyInMf,
     overlapDates: plan.overlapDates,
     layout: reading.layout?.name ?? '',
   };

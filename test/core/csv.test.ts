@@ -10,7 +10,7 @@ import { csvJournalRequest, doubleCountWarnings } from '../../src/core/csv/sourc
 import { parseAmount, parseDate } from '../../src/core/csv/values';
 import { csvDryRunWarnings } from '../../src/core/csv/warnings';
 import { emptyRecord } from '../../src/core/intake';
-import { csvKey } from '../../src/core/keys';
+import { csvKey, remoteTag } from '../../src/core/keys';
 import { parseLedger } from '../../src/core/ledger';
 import { EMPTY_MASTERS, type Masters, mastersFromRecords, mastersToRows } from '../../src/core/masters';
 import { LEDGER_HEADERS, MASTER_HEADERS } from '../../src/core/schema';
@@ -273,7 +273,28 @@ describe('planCsvIntake', () => {
     assert.equal(plan1.newRows[0].口座, 'S');
     assert.equal(plan1.newRows[0].明細ID, '');
     const t = table(plan1.newRows);
-    assert.deepEqual(planCsvIntake(t, first.lines, 'S', now), { newRows: [], already: 2, overlapDates: [] });
+    assert.deepEqual(planCsvIntake(t, first.lines, 'S', now), {
+      newRows: [],
+      already: 2,
+      overlapDates: [],
+      alreadyInMf: 0,
+    });
+    // A line MF already holds a journal for (by tag) is added as 完了 with that journal, never to be sent.
+    const inMf = planCsvIntake(
+      table([]),
+      first.lines,
+      'S',
+      now,
+      new Map([[remoteTag(first.lines[1].key), 'J-1']]),
+    );
+    assert.equal(inMf.alreadyInMf, 1);
+    assert.deepEqual(
+      inMf.newRows.map((r) => [r.状態, r.MF仕訳ID]),
+      [
+        ['未判定', ''],
+        ['完了', 'J-1'],
+      ],
+    );
     const second = readCsv(`${BANK}2026/05/02,B,200,,\n2026/05/02,C,300,,\n2026/05/03,D,1,,\n`, 'S');
     const plan2 = planCsvIntake(t, second.lines, 'S', now);
     assert.equal(plan2.newRows.length, 2);

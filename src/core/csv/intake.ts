@@ -4,7 +4,7 @@
  * nothing is dropped silently. Pure: the app layer reads and writes the sheets.
  */
 import { emptyRecord } from '../intake';
-import { csvDescriptionForm, csvKey } from '../keys';
+import { csvDescriptionForm, csvKey, remoteTag } from '../keys';
 import { indexByKey, type LedgerRecord, type LedgerTable } from '../ledger';
 import {
   type Direction,
@@ -184,7 +184,12 @@ export interface CsvIntakePlan {
   already: number;
   /** Dates on which this import adds rows next to rows an earlier import of the source added. */
   overlapDates: string[];
+  /** New rows added as 完了 because MF already holds a journal with their tag. */
+  alreadyInMf: number;
 }
+
+export const ALREADY_IN_MF_MEMO =
+  'MFに同じ明細の仕訳（同じタグ）が既にあるため、登録せずに完了にしました。台帳が消えた後の取り込み直しなどで起きます。';
 
 /** The rows to append; a key already in the 台帳 is never added again. */
 export function planCsvIntake(
@@ -192,6 +197,12 @@ export function planCsvIntake(
   lines: readonly CsvLine[],
   source: string,
   now: string,
+  /**
+   * Journal id by remote tag for journals MF holds in the file's dates. A line whose tag is there was
+   * posted before (e.g. the 台帳 was lost and restore cannot rebuild CSV rows): it must never be sent
+   * again, so it is added as 完了.
+   */
+  journalByTag: ReadonlyMap<string, string> = new Map(),
 ): CsvIntakePlan {
   const byKey = indexByKey(table.rows);
   const earlierDates = new Set(
@@ -202,15 +213,28 @@ export function planCsvIntake(
   const newRows: LedgerRecord[] = [];
   const overlap = new Set<string>();
   let already = 0;
+  let alreadyInMf = 0;
   for (const line of lines) {
     if (byKey.has(line.key)) {
       already += 1;
       continue;
     }
     if (earlierDates.has(line.date)) overlap.add(line.date);
-    newRows.push(csvRecord(line, source, now));
+    const journal = journalByTag.get(remoteTag(line.key));
+    if (journal === undefined) {
+      newRows.push(csvRecord(line, source, now));
+      continue;
+    }
+    alreadyInMf += 1;
+    newRows.push({
+      ...csvRecord(line, source, now),
+      状態: '完了',
+      MF仕訳ID: journal,
+      完了日時: now,
+      メモ: ALREADY_IN_MF_MEMO,
+    });
   }
-  return { newRows, already, overlapDates: [...overlap].sort() };
+  return { newRows, already, overlapDates: [...overlap].sort(), alreadyInMf };
 }
 
 /** The overlap warning (DESIGN §2: a warning, not an error). */
