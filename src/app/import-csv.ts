@@ -6,7 +6,13 @@
 import { charsetLabel } from '../core/csv/encoding';
 import { type CsvReading, describeProblem, overlapWarning, planCsvIntake, readCsv } from '../core/csv/intake';
 import { type LayoutChoice, PRESETS } from '../core/csv/layouts';
-import { doubleCountWarnings, findSource, newSource, sourceNameProblem } from '../core/csv/sources';
+import {
+  type CsvSource,
+  doubleCountWarnings,
+  findSource,
+  newSource,
+  sourceNameProblem,
+} from '../core/csv/sources';
 import { redactSecrets } from '../core/redact';
 import { decodeCsvBase64 } from '../gas/csv-file';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
@@ -26,10 +32,10 @@ function newSourceMessage(name: string): string {
   return `取込元「${name}」を新しく追加しました（勘定科目 普通預金）。カードなら シート「取込元」で 未払金 などに直してください。`;
 }
 
-/** The spelling already on 取込元 (keys and 口座 use it), or the typed name trimmed. */
-function canonicalName(typed: string): { name: string; listed: boolean } {
+/** The spelling already on 取込元 (keys and 口座 use it) and its row, or the typed name trimmed. */
+function canonicalName(typed: string): { name: string; source: CsvSource | undefined } {
   const s = findSource(readSources(), typed);
-  return s ? { name: s.name, listed: true } : { name: typed.trim(), listed: false };
+  return { name: s ? s.name : typed.trim(), source: s };
 }
 
 function choiceOf(layout: unknown): LayoutChoice | undefined {
@@ -80,17 +86,18 @@ export function runImportCsv(
   const tagged = journalsByTag(reading, client, messages);
   const done = underScriptLock(() => {
     // Re-read under the lock: two imports of a new source must add it once.
-    const added = !findSource(readSources(), name);
-    if (added) appendSource(newSource(name));
+    const listed = findSource(readSources(), name);
+    const source = listed ?? newSource(name);
+    const added = !listed;
+    if (added) appendSource(source);
     const table = readLedger();
     const plan = planCsvIntake(table, reading.lines, name, new Date().toISOString(), tagged);
     appendLedgerRecords(plan.newRows);
-    return { plan, added, rows: table.rows.length + plan.newRows.length };
+    return { plan, added, source, rows: table.rows.length + plan.newRows.length };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
-  const { plan, added, rows } = done.value;
+  const { plan, added, source, rows } = done.value;
   recordLedgerRows(rows);
-  const source = findSource(readSources(), name) ?? newSource(name);
   messages.unshift(
     `取込元「${name}」のCSVから ${reading.lines.length} 件を読み、${plan.newRows.length} 件を台帳に追加しました` +
       (plan.already > 0 ? `（${plan.already} 件は取込済み）` : '') +
@@ -173,15 +180,14 @@ export function csvPreview(base64: string, sourceName: string, layout?: unknown)
   const { text, charset } = decodeCsvBase64(String(base64 ?? ''));
   const typed = String(sourceName ?? '');
   const problem = sourceNameProblem(typed);
-  const { name, listed } = problem ? { name: '', listed: false } : canonicalName(typed);
+  const { name, source: listed } = problem ? { name: '', source: undefined } : canonicalName(typed);
   const reading = readCsv(text, name, choiceOf(layout));
   const warnings: string[] = [];
   if (problem) warnings.push(problem);
   else {
     if (!listed)
       warnings.push(`取込元「${name}」はまだありません。取り込むと 勘定科目 普通預金 で追加します。`);
-    const source = findSource(readSources(), name) ?? newSource(name);
-    warnings.push(...doubleCountWarnings([source], readMasters()));
+    warnings.push(...doubleCountWarnings([listed ?? newSource(name)], readMasters()));
     const plan = planCsvIntake(readLedger(), reading.lines, name, '');
     const overlap = overlapWarning(name, plan.overlapDates);
     if (overlap) warnings.push(overlap);

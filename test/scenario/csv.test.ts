@@ -3,9 +3,13 @@
  * with the file's bytes, posting through POST /journals against the fake MF, reconcile by tag.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import { parse } from 'acorn';
 import iconv from 'iconv-lite';
 import { remoteTag } from '../../src/core/keys';
+import { DIST } from '../helpers/emulator';
 import { type KichoWorld, kichoWorld, records } from '../helpers/kicho';
 
 const MINUTE = 60_000;
@@ -133,6 +137,17 @@ describe('the dialog’s server targets', () => {
     assert.deepEqual(init.sources, ['△△カード']);
     assert.equal(init.presets.length, 3);
   });
+});
+
+test('the dialog’s script parses and calls only server functions the bundle defines', () => {
+  const html = readFileSync(path.join(DIST, 'csv-import.html'), 'utf8');
+  const code = readFileSync(path.join(DIST, 'Code.js'), 'utf8');
+  const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+  parse(script, { ecmaVersion: 2020, sourceType: 'script' });
+  // Every google.script.run target is named csv…: each must be a top-level function of the bundle.
+  const servers = new Set([...script.matchAll(/\.(csv\w+)\(/g)].map((m) => m[1]));
+  assert.deepEqual([...servers].sort(), ['csvDialogInit', 'csvImportFile', 'csvPreview']);
+  for (const name of servers) assert.match(code, new RegExp(`^function ${name}\\(`, 'm'), name);
 });
 
 describe('importCsv', () => {
