@@ -352,6 +352,9 @@ describe('posting a CSV row', () => {
     assert.equal(b.debitor.tax_id, 'tax-10');
     assert.equal(b.creditor.account_id, 'acc-bank');
     assert.equal(b.debitor.value, b.creditor.value);
+    const emoji = csvJournalRequest({ ...row, 摘要: '😀'.repeat(201) }, source, MASTERS, 't');
+    assert.ok(emoji.ok);
+    assert.equal(emoji.request.journal.memo, '😀'.repeat(200));
     const inn = csvJournalRequest({ ...row, 入出金: '入金' }, source, MASTERS, 't');
     assert.ok(inn.ok);
     assert.equal(inn.request.journal.branches[0].debitor.account_id, 'acc-bank');

@@ -114,7 +114,8 @@ export function csvJournalRequest(
     sub_account_id: counter.value.subAccountId,
     value,
   };
-  const description = String(record.摘要).slice(0, MEMO_LIMIT);
+  // MF counts characters, not UTF-16 units: never cut an emoji's surrogate pair in half.
+  const description = Array.from(String(record.摘要)).slice(0, MEMO_LIMIT).join('');
   const expense = String(record.入出金) !== '入金';
   return {
     ok: true,
