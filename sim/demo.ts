@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { remoteTag } from '../src/core/keys';
 import { FakeAi, TEST_AI_KEY } from './ai/fake-ai';
+import { SAMPLE_CARD_SOURCE, sampleCardCsvBase64 } from './csv-sample';
 import { Emulator, type ExecutionResult } from './gas/index';
 import { closeSyncHttp } from './gas/lib/sync-http';
 import { ledgerHtml } from './ledger-html';
@@ -70,6 +71,37 @@ function demoAiJudgement(emu: Emulator, run: (name: string) => ExecutionResult):
   report('もう一度「判定する」（classifyPending）', run('classifyPending'));
 }
 
+/**
+ * The CSV step: a person lists the card on 取込元 (未払金), opens 「CSVを取り込む」, picks a Shift_JIS
+ * card statement with one bad line, looks at the preview and imports. The rows are then classified
+ * and posted with the MF lines (POST /journals).
+ */
+function demoCsvImport(emu: Emulator, run: (name: string, args?: unknown[]) => ExecutionResult): void {
+  line(
+    `人の操作: シート「取込元」に ${SAMPLE_CARD_SOURCE} / 未払金 を追加し、メニュー「CSVを取り込む」でカード明細（Shift_JIS）を選ぶ`,
+  );
+  const sources = emu.world.spreadsheet.sheets.find((s) => s.name === '取込元');
+  if (!sources) throw new Error('no 取込元 sheet');
+  sources.setValue(sources.lastRow() + 1, 1, SAMPLE_CARD_SOURCE);
+  sources.setValue(sources.lastRow(), 2, '未払金');
+  report('メニュー「CSVを取り込む」（openCsvImport）', run('openCsvImport'));
+  const file = sampleCardCsvBase64();
+  const preview = run('csvPreview', [file, SAMPLE_CARD_SOURCE]);
+  const p = preview.value as {
+    charset: string;
+    layout: string;
+    total: number;
+    problems: string[];
+    warnings: string[];
+  };
+  line(
+    `▶ ダイアログのプレビュー（csvPreview）— 文字コード ${p.charset}、${p.layout}、取り込む行 ${p.total} 件`,
+  );
+  for (const m of [...p.warnings, ...p.problems]) line(`  ${m}`);
+  line();
+  report('ダイアログの「取り込む」（csvImportFile）', run('csvImportFile', [file, SAMPLE_CARD_SOURCE]));
+}
+
 async function main(): Promise<void> {
   const server = await spawnFakeMf({ seed: 1, faults: ['commit-then-timeout:2'] });
   try {
@@ -84,7 +116,7 @@ async function main(): Promise<void> {
     })) {
       emu.world.properties.script.set(k, v);
     }
-    const run = (name: string) => emu.run(name, { kind: 'menu', user: OWNER });
+    const run = (name: string, args?: unknown[]) => emu.run(name, { kind: 'menu', user: OWNER, args });
     line('kicho（記帳）— ローカル実行 / local run');
     line(`偽 MF API: ${server.url}（仕訳登録のうち 2 件は「登録されたのに応答がタイムアウト」になります）`);
     line();
@@ -97,6 +129,7 @@ async function main(): Promise<void> {
     addRules(emu.world, EXAMPLE_RULES);
     line();
     report('メニュー「明細を取り込む」（importTransactions）', run('importTransactions'));
+    demoCsvImport(emu, run);
     demoAiJudgement(emu, run);
     report('メニュー「ドライラン」（dryRun）', run('dryRun'));
     report('メニュー「登録を実行」（postApproved）', run('postApproved'));
@@ -106,6 +139,8 @@ async function main(): Promise<void> {
 
     const ledger = records(emu.world, '台帳');
     line(`台帳: ${ledger.length} 行（${stateCounts(ledger)}）`);
+    const csv = ledger.filter((r) => String(r.キー).startsWith('csv:'));
+    line(`  うち CSV の行: ${csv.length} 行（${stateCounts(csv)}）`);
     const mf = nodeMfClient(server.url, TEST_API_KEY, TEST_OFFICE_CODE);
     const journals = mf
       .listJournals({ startDate: '2026-01-01', endDate: '2026-03-31' })

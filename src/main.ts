@@ -16,6 +16,7 @@ import {
 } from './app/connection';
 import { dryRun } from './app/dry-run';
 import { openHelp } from './app/help';
+import { csvDialogInit, csvImportFile, csvPreview, importCsv, openCsvImport } from './app/import-csv';
 import { importTransactions } from './app/import-transactions';
 import { onOpen } from './app/on-open';
 import { postApproved, postPreviewed } from './app/post-approved';
@@ -58,3 +59,8 @@ global.setupWizard = setupWizard;
 global.setupChecklist = setupChecklist;
 global.addStarterRules = addStarterRules;
 global.showRulesSheet = showRulesSheet;
+global.importCsv = importCsv;
+global.openCsvImport = openCsvImport;
+global.csvDialogInit = csvDialogInit;
+global.csvPreview = csvPreview;
+global.csvImportFile = csvImportFile;

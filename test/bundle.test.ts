@@ -86,7 +86,7 @@ describe('the bundle', () => {
     assert.equal(lib.developmentMode, undefined);
   });
 
-  test('clasp would push exactly the bundle and the manifest (checked offline, no credentials)', () => {
+  test('clasp would push exactly the bundle, its dialogs and the manifest (checked offline, no credentials)', () => {
     const out = execFileSync(path.join(ROOT, 'node_modules/.bin/clasp'), ['show-file-status', '--json'], {
       cwd: ROOT,
       encoding: 'utf8',

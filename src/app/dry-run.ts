@@ -2,6 +2,7 @@
  * dryRun(): what the next postApproved() would do, written row by row to ドライラン, with a
  * dialog of counts and warnings for the person who asked. Changes nothing in MF or the 台帳.
  */
+import { csvDryRunWarnings } from '../core/csv/warnings';
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { today } from '../gas/clock';
@@ -9,6 +10,7 @@ import { readLedger } from '../gas/ledger-sheet';
 import { mfClient } from '../gas/mf-connection';
 import { lastImportWindow, lastLedgerRows, recordDryRun } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
+import { readSources } from '../gas/sources-sheet';
 import { replaceDataRows } from '../gas/workbook';
 import { importWindow } from './import-transactions';
 import { type RunContext, type RunResult, runEntry } from './run';
@@ -27,6 +29,7 @@ export function computeDryRun(ctx: RunContext): { plan: DryRunPlan; settingsProb
     currentWindow: window.label,
     taggedJournalsInMf: table.rows.length === 0 ? taggedJournals(window.start, window.end) : null,
   });
+  plan.warnings.push(...csvDryRunWarnings(table.rows, readSources(), readMasters()));
   return { plan, settingsProblems: problems.map((p) => `${p.cell} ${p.message}`) };
 }
 

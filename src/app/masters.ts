@@ -21,7 +21,12 @@ export function fetchMasters(client: MfClient, now: string): Masters {
       name: c.name,
       accountId: c.account_id,
       subAccountId: c.sub_account_id,
-      subs: c.connected_sub_accounts.map((s) => ({ id: s.id, name: s.name })),
+      subs: c.connected_sub_accounts.map((s) => ({
+        id: s.id,
+        name: s.name,
+        accountId: s.account_id,
+        subAccountId: s.sub_account_id,
+      })),
     })),
     fetchedAt: now,
   };

@@ -2,9 +2,11 @@
  * postApproved(): the posting protocol of DESIGN §5 over the real adapters: the script lock, the
  * 台帳 sheet, and MF's journalize endpoint with the row's remote tag.
  */
+
+import { type CsvSource, csvJournalRequest, findSource } from '../core/csv/sources';
 import { planToken } from '../core/dry-run';
 import { fingerprint } from '../core/fingerprint';
-import { isMfKey, remoteTag } from '../core/keys';
+import { isCsvKey, isMfKey, remoteTag } from '../core/keys';
 import type { LedgerRecord } from '../core/ledger';
 import { type Masters, resolvePosting } from '../core/masters';
 import type { Claimed, SendResult } from '../core/posting';
@@ -17,6 +19,7 @@ import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { lastLedgerRows, recordLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
+import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
 import type { SendOutcome } from '../mf/types';
@@ -78,10 +81,36 @@ function toResult(outcome: SendOutcome, print: string, client: MfClient, record:
   }
 }
 
-export function mfSender(client: MfClient, masters: Masters): SenderPort {
+/**
+ * A CSV line has no statement line in MF: it is posted with POST /journals (one balanced branch against
+ * its 取込元's counter account) carrying the same remote tag, and reconciled by that tag.
+ */
+function sendCsv(client: MfClient, masters: Masters, sources: readonly CsvSource[], c: Claimed): SendResult {
+  const built = csvJournalRequest(
+    c.record,
+    findSource(sources, String(c.record.口座)),
+    masters,
+    remoteTag(c.key),
+  );
+  if (!built.ok) return { kind: 'invalid', problems: built.problems };
+  const print = fingerprint(c.record);
+  try {
+    const outcome = client.createJournal(built.request);
+    if (outcome.kind === 'created')
+      return { kind: 'created', journalId: outcome.journalId, fingerprint: print };
+    // POST /journals has no statement line to be "already journalized": an answer like that is unexplained.
+    if (outcome.kind === 'already-journalized') return { kind: 'unknown', reason: outcome.message };
+    return outcome;
+  } catch (e) {
+    return { kind: 'unknown', reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+export function mfSender(client: MfClient, masters: Masters, sources: readonly CsvSource[] = []): SenderPort {
   return {
     send(c: Claimed): SendResult {
-      if (!isMfKey(c.key)) return { kind: 'invalid', problems: ['CSVの行の登録にはまだ対応していません。'] };
+      if (isCsvKey(c.key)) return sendCsv(client, masters, sources, c);
+      if (!isMfKey(c.key)) return { kind: 'invalid', problems: [`キー「${c.key}」の形が正しくありません。`] };
       const built = journalizeRequest(c.record, masters);
       if (!built.ok) return { kind: 'invalid', problems: built.problems };
       const print = fingerprint(c.record);
@@ -161,7 +190,7 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
       write: (table, changes) => writeLedgerChanges(table, changes, sheet),
     },
     lock: scriptLock(),
-    sender: mfSender(mf, masters),
+    sender: mfSender(mf, masters, readSources()),
     clock,
     masters,
     who: ctx.who,

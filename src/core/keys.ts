@@ -25,3 +25,26 @@ export function transactionIdOf(key: string): string {
 export function remoteTag(key: string): RemoteTag {
   return `kc-${sha256Hex(key).slice(0, 16)}`;
 }
+
+/** Occurrence-counting form of a CSV description: NFKC, trimmed (DESIGN §2). */
+export function csvDescriptionForm(description: string): string {
+  return description.normalize('NFKC').trim();
+}
+
+/**
+ * A CSV line (DESIGN §2): `csv:` + 32 hex of SHA-256 over `source|date|amount|NFKC(description)|n`,
+ * where n is the 1-based occurrence of the same source|date|amount|description inside the import.
+ */
+export function csvKey(
+  source: string,
+  date: string,
+  amount: number,
+  description: string,
+  n: number,
+): LedgerKey {
+  return `csv:${sha256Hex(`${source}|${date}|${amount}|${csvDescriptionForm(description)}|${n}`).slice(0, 32)}`;
+}
+
+export function isCsvKey(key: string): boolean {
+  return key.startsWith('csv:');
+}

@@ -29,7 +29,8 @@ export interface MasterConnectedAccount {
   /** The ledger account MF uses for the bank side (e.g. 普通預金 / 三井住友銀行). */
   accountId: string | null;
   subAccountId: string | null;
-  subs: { id: string; name: string }[];
+  /** Sub-accounts (e.g. each bank account of one service) carry their own ledger account. */
+  subs: { id: string; name: string; accountId?: string | null; subAccountId?: string | null }[];
 }
 
 export interface Masters {
@@ -132,7 +133,16 @@ export function mastersToRows(m: Masters): (string | boolean)[][] {
   for (const p of m.partners) rows.push(['取引先', p.name, '', '', p.code, p.available, m.fetchedAt]);
   for (const c of m.connectedAccounts) {
     rows.push(['口座', c.name, '', c.id, `${c.accountId ?? ''}/${c.subAccountId ?? ''}`, true, m.fetchedAt]);
-    for (const s of c.subs) rows.push(['口座明細', s.name, c.name, s.id, '', true, m.fetchedAt]);
+    for (const s of c.subs)
+      rows.push([
+        '口座明細',
+        s.name,
+        c.name,
+        s.id,
+        `${s.accountId ?? ''}/${s.subAccountId ?? ''}`,
+        true,
+        m.fetchedAt,
+      ]);
   }
   return rows;
 }
@@ -164,7 +174,13 @@ export function mastersFromRecords(records: readonly Record<string, unknown>[]):
       });
     } else if (kind === '口座明細') {
       const parent = m.connectedAccounts.find((c) => c.name === text(r.勘定科目));
-      parent?.subs.push({ id: text(r.ID), name });
+      const [accountId, subAccountId] = text(r.コード).split('/');
+      parent?.subs.push({
+        id: text(r.ID),
+        name,
+        accountId: accountId || null,
+        subAccountId: subAccountId || null,
+      });
     }
   }
   return m;

@@ -6,6 +6,7 @@ export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]
   ['MFに接続', 'openConnection'],
   ['接続を解除', 'confirmDisconnect'],
   ['明細を取り込む', 'importTransactions'],
+  ['CSVを取り込む', 'openCsvImport'],
   ['判定する', 'classifyPending'],
   ['ドライラン', 'dryRun'],
   ['登録を実行', 'postApproved'],

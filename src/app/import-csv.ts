@@ -1,0 +1,211 @@
+/**
+ * CSV import (DESIGN §3 取込元, §6 importCsv): bank and card lines MF does not have become 台帳 rows,
+ * once each, keyed per DESIGN §2. The dialog (ui/csv-import.html) previews a file first and then
+ * imports it; importCsv(text, sourceName, layout?) is the same import for decoded text.
+ */
+import { charsetLabel } from '../core/csv/encoding';
+import { type CsvReading, describeProblem, overlapWarning, planCsvIntake, readCsv } from '../core/csv/intake';
+import { type LayoutChoice, PRESETS } from '../core/csv/layouts';
+import {
+  type CsvSource,
+  doubleCountWarnings,
+  findSource,
+  newSource,
+  sourceNameProblem,
+} from '../core/csv/sources';
+import { redactSecrets } from '../core/redact';
+import { decodeCsvBase64 } from '../gas/csv-file';
+import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
+import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
+import { mfClient } from '../gas/mf-connection';
+import { recordLedgerRows } from '../gas/run-state';
+import { readMasters } from '../gas/settings-sheet';
+import { appendSource, readSources } from '../gas/sources-sheet';
+import type { MfClient } from '../mf/client';
+import { type RunContext, type RunResult, runEntry } from './run';
+
+const ACTION = 'CSVの取込';
+/** Lines shown in the dialog's preview table (every bad line is shown, whatever its count). */
+const PREVIEW_LINES = 10;
+
+function newSourceMessage(name: string): string {
+  return `取込元「${name}」を新しく追加しました（勘定科目 普通預金）。カードなら シート「取込元」で 未払金 などに直してください。`;
+}
+
+/** The spelling already on 取込元 (keys and 口座 use it) and its row, or the typed name trimmed. */
+function canonicalName(typed: string): { name: string; source: CsvSource | undefined } {
+  const s = findSource(readSources(), typed);
+  return { name: s ? s.name : typed.trim(), source: s };
+}
+
+function choiceOf(layout: unknown): LayoutChoice | undefined {
+  return layout && typeof layout === 'object' ? (layout as LayoutChoice) : undefined;
+}
+
+/**
+ * Journals in MF carrying a kicho tag within the file's dates (one listing per accounting period), so
+ * lines posted before are never posted again. When MF cannot be asked, the import goes on and says so:
+ * the duplicate-key guard and reconcile still protect rows already in the 台帳.
+ */
+function journalsByTag(
+  reading: CsvReading,
+  client: (() => MfClient) | undefined,
+  messages: string[],
+): Map<string, string> {
+  const byTag = new Map<string, string>();
+  if (reading.lines.length === 0) return byTag;
+  const dates = reading.lines.map((l) => l.date).sort();
+  try {
+    const mf = client ? client() : mfClient();
+    for (const j of mf.journalsBetween(dates[0], dates[dates.length - 1]))
+      for (const t of j.tags) if (t.startsWith('kc-')) byTag.set(t, j.id);
+  } catch (e) {
+    messages.push(
+      `MFに登録済みの仕訳を確認できませんでした（${redactSecrets(e instanceof Error ? e.message : String(e))}）。MFとの接続を確認してください。`,
+    );
+  }
+  return byTag;
+}
+
+export function runImportCsv(
+  _ctx: RunContext,
+  text: string,
+  sourceName: string,
+  layout?: unknown,
+  client?: () => MfClient,
+): RunResult {
+  const nameProblem = sourceNameProblem(String(sourceName ?? ''));
+  if (nameProblem) return { ok: false, count: 0, messages: [nameProblem] };
+  if (typeof text !== 'string' || text.trim() === '')
+    return { ok: false, count: 0, messages: ['CSVが空です。ファイルを選び直してください。'] };
+  const { name } = canonicalName(String(sourceName));
+  const reading = readCsv(text, name, choiceOf(layout));
+  if (reading.fatal) return { ok: false, count: 0, messages: [reading.fatal] };
+
+  const messages: string[] = [];
+  const tagged = journalsByTag(reading, client, messages);
+  const done = underScriptLock(() => {
+    // Re-read under the lock: two imports of a new source must add it once.
+    const listed = findSource(readSources(), name);
+    const source = listed ?? newSource(name);
+    const added = !listed;
+    if (added) appendSource(source);
+    const table = readLedger();
+    const plan = planCsvIntake(table, reading.lines, name, new Date().toISOString(), tagged);
+    appendLedgerRecords(plan.newRows);
+    return { plan, added, source, rows: table.rows.length + plan.newRows.length };
+  });
+  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
+  const { plan, added, source, rows } = done.value;
+  recordLedgerRows(rows);
+  messages.unshift(
+    `取込元「${name}」のCSVから ${reading.lines.length} 件を読み、${plan.newRows.length} 件を台帳に追加しました` +
+      (plan.already > 0 ? `（${plan.already} 件は取込済み）` : '') +
+      `。読めなかった行 ${reading.problems.length} 件。`,
+  );
+  if (plan.alreadyInMf > 0)
+    messages.push(
+      `${plan.alreadyInMf} 件はMFに仕訳が既にあったため「完了」として追加しました（二度は登録しません）。`,
+    );
+  if (added) messages.push(newSourceMessage(name));
+  const overlap = overlapWarning(name, plan.overlapDates);
+  if (overlap) messages.push(overlap);
+  messages.push(...doubleCountWarnings([source], readMasters()));
+  messages.push(...reading.problems.map(describeProblem));
+  return {
+    count: plan.newRows.length,
+    messages,
+    added: plan.newRows.length,
+    already: plan.already,
+    read: reading.lines.length,
+    problems: reading.problems,
+    sourceAdded: added,
+    alreadyInMf: plan.alreadyInMf,
+    overlapDates: plan.overlapDates,
+    layout: reading.layout?.name ?? '',
+  };
+}
+
+/** DESIGN §6: importCsv(text, sourceName); the optional layout is a LayoutChoice (core/csv/layouts.ts). */
+export function importCsv(text: string, sourceName: string, layout?: unknown) {
+  return runEntry(ACTION, undefined, (ctx) => runImportCsv(ctx, text, sourceName, layout), { show: false });
+}
+
+// Dialog targets (google.script.run)
+
+/** Menu 「CSVを取り込む」. */
+export function openCsvImport(): void {
+  const html = HtmlService.createHtmlOutputFromFile('csv-import').setWidth(760).setHeight(600);
+  SpreadsheetApp.getUi().showModalDialog(html, 'CSVを取り込む');
+}
+
+/** What the dialog needs to start: the sources already listed and the layout presets. */
+export function csvDialogInit(): { sources: string[]; presets: { id: string; name: string }[] } {
+  return {
+    sources: readSources().map((s) => s.name),
+    presets: PRESETS.map((p) => ({ id: p.id, name: p.name })),
+  };
+}
+
+export interface CsvPreview {
+  ok: boolean;
+  charset: string;
+  layout: string;
+  layoutKind: string;
+  header: string[];
+  lines: { line: number; date: string; side: string; amount: number; description: string }[];
+  total: number;
+  problems: string[];
+  warnings: string[];
+  fatal: string | null;
+}
+
+function previewOf(reading: CsvReading, charset: string, warnings: string[]): CsvPreview {
+  return {
+    ok: reading.fatal === null,
+    charset,
+    layout: reading.layout?.name ?? '',
+    layoutKind: reading.layout?.kind ?? '',
+    header: reading.header,
+    lines: reading.lines.slice(0, PREVIEW_LINES).map(({ key: _key, ...l }) => l),
+    total: reading.lines.length,
+    problems: reading.problems.map(describeProblem),
+    warnings,
+    fatal: reading.fatal,
+  };
+}
+
+/** The dialog's preview: decodes, reads, and warns — changes nothing. */
+export function csvPreview(base64: string, sourceName: string, layout?: unknown): CsvPreview {
+  const { text, charset } = decodeCsvBase64(String(base64 ?? ''));
+  const typed = String(sourceName ?? '');
+  const problem = sourceNameProblem(typed);
+  const { name, source: listed } = problem ? { name: '', source: undefined } : canonicalName(typed);
+  const reading = readCsv(text, name, choiceOf(layout));
+  const warnings: string[] = [];
+  if (problem) warnings.push(problem);
+  else {
+    if (!listed)
+      warnings.push(`取込元「${name}」はまだありません。取り込むと 勘定科目 普通預金 で追加します。`);
+    warnings.push(...doubleCountWarnings([listed ?? newSource(name)], readMasters()));
+    const plan = planCsvIntake(readLedger(), reading.lines, name, '');
+    const overlap = overlapWarning(name, plan.overlapDates);
+    if (overlap) warnings.push(overlap);
+    if (plan.already > 0) warnings.push(`${plan.already} 件は取込済みなので追加しません。`);
+  }
+  return previewOf(reading, charsetLabel(charset), warnings);
+}
+
+/** The dialog's import: the same file bytes, decoded the same way, then importCsv's work. */
+export function csvImportFile(base64: string, sourceName: string, layout?: unknown) {
+  return runEntry(
+    ACTION,
+    undefined,
+    (ctx) => {
+      const { text, charset } = decodeCsvBase64(String(base64 ?? ''));
+      const result = runImportCsv(ctx, text, sourceName, layout);
+      return { ...result, charset: charsetLabel(charset) };
+    },
+    { show: false },
+  );
+}

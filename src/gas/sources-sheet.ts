@@ -1,0 +1,22 @@
+/** 取込元: one read; a new source is appended under the headers in one write. */
+import { type CsvSource, sourcesFromRecords } from '../core/csv/sources';
+import { headerIndex } from '../core/headers';
+import { SHEET } from '../core/schema';
+import { appendRecords, ensureSheet } from './workbook';
+
+export function readSources(): CsvSource[] {
+  const values = ensureSheet(SHEET.sources).sheet.getDataRange().getValues();
+  const columns = headerIndex(values[0] ?? []);
+  const records = values.slice(1).map((row) => {
+    const record: Record<string, unknown> = {};
+    for (const [h, i] of columns) record[h] = row[i];
+    return record;
+  });
+  return sourcesFromRecords(records);
+}
+
+export function appendSource(source: CsvSource): void {
+  appendRecords(ensureSheet(SHEET.sources).sheet, [
+    { 名前: source.name, 勘定科目: source.勘定科目, 補助科目: source.補助科目 },
+  ]);
+}
