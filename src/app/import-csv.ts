@@ -135,7 +135,7 @@ export function importCsv(text: string, sourceName: string, layout?: unknown) {
 
 /** Menu 「CSVを取り込む」. */
 export function openCsvImport(): void {
-  const html = HtmlService.createHtmlOutputFromFile('csv-import').setWidth(760).setHeight(600);
+  const html = HtmlService.createTemplateFromFile('csv-import').evaluate().setWidth(760).setHeight(600);
   SpreadsheetApp.getUi().showModalDialog(html, 'CSVを取り込む');
 }
 
