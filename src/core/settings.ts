@@ -17,6 +17,7 @@ export const SETTING_DEFAULTS: ReadonlyArray<readonly [item: string, value: stri
   ['AI1日の上限', '200'],
   ['売掛金科目', '売掛金'],
   ['回収期限（日）', '60'],
+  ['振込手数料上限', '880'],
   ['バックアップ世代数', '7'],
 ];
 
@@ -37,6 +38,8 @@ export interface Settings {
   aiPerDay: number;
   receivableAccount: string;
   collectionDays: number;
+  /** 売掛金チェック: a payment short by at most this (the payer's transfer fee) settles an invoice. */
+  feeTolerance: number;
   /** Daily copies of the 台帳 kept (0 = no backups). */
   backupGenerations: number;
 }
@@ -146,6 +149,7 @@ export function parseSettings(
     aiPerDay: int('AI1日の上限', 200, 1, 10000),
     receivableAccount: text('売掛金科目') || '売掛金',
     collectionDays: int('回収期限（日）', 60, 1, 3650),
+    feeTolerance: int('振込手数料上限', 880, 0, 10000),
     backupGenerations: int('バックアップ世代数', 7, 0, 30),
   };
   if (settings.importStart && settings.importEnd && settings.importStart > settings.importEnd) {
