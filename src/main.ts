@@ -20,6 +20,7 @@ import { csvDialogInit, csvImportFile, csvPreview, importCsv, openCsvImport } fr
 import { importTransactions } from './app/import-transactions';
 import { onOpen } from './app/on-open';
 import { postApproved, postPreviewed } from './app/post-approved';
+import { checkReceivables } from './app/receivables';
 import { reconcile } from './app/reconcile';
 import { restoreLedgerFromMf } from './app/restore';
 import { openReview } from './app/review-sheet';
@@ -39,6 +40,7 @@ global.postApproved = postApproved;
 global.reconcile = reconcile;
 global.runScheduled = runScheduled;
 global.restoreLedgerFromMf = restoreLedgerFromMf;
+global.checkReceivables = checkReceivables;
 global.authCallback = authCallback;
 global.backupLedger = backupLedger;
 // Menu targets and the connection sidebar's google.script.run targets.

@@ -62,6 +62,8 @@ export interface FakeMfOptions {
   dataset?: MfDataset;
   /** Statement lines in the generated dataset (default 300). */
   lineCount?: number;
+  /** Adds the receivables book for 売掛金チェック (seed-receivables.ts; default off). */
+  receivables?: boolean;
 }
 
 export interface RequestLogEntry {
@@ -85,11 +87,11 @@ export type NewTransaction = Pick<Transaction, 'date' | 'value' | 'side'> &
 /** Datasets are never mutated (the store works on a clone), so tests building many fakes share them. */
 const datasets = new Map<string, MfDataset>();
 
-function cachedDataset(seed: number, lineCount: number | undefined): MfDataset {
-  const key = `${seed}:${lineCount ?? ''}`;
+function cachedDataset(seed: number, lineCount: number | undefined, receivables = false): MfDataset {
+  const key = `${seed}:${lineCount ?? ''}:${receivables}`;
   let dataset = datasets.get(key);
   if (!dataset) {
-    dataset = buildDataset(seed, { lineCount });
+    dataset = buildDataset(seed, { lineCount, receivables });
     datasets.set(key, dataset);
   }
   return dataset;
@@ -116,7 +118,7 @@ export class FakeMf {
   constructor(options: FakeMfOptions = {}) {
     this.now = options.now ?? Date.now;
     this.seed = options.seed ?? 1;
-    this.dataset = options.dataset ?? cachedDataset(this.seed, options.lineCount);
+    this.dataset = options.dataset ?? cachedDataset(this.seed, options.lineCount, options.receivables);
     this.settings = {
       permissiveJournalize: options.permissiveJournalize ?? false,
       journalVisibilityLag: options.journalVisibilityLag ?? 0,

@@ -16,6 +16,7 @@ import {
   TEMPLATES,
   TRADE_PARTNERS,
 } from './seed-catalog';
+import { receivableJournals } from './seed-receivables';
 import type {
   Account,
   ConnectedAccount,
@@ -39,6 +40,8 @@ export interface DatasetOptions {
   /** First and last date of the lines (default 2026-01-05 .. 2026-06-30, spanning two terms). */
   from?: string;
   to?: string;
+  /** Adds the receivables book (seed-receivables.ts): invoices, deposits, fees, a return (default off). */
+  receivables?: boolean;
 }
 
 const DEFAULT_LINES = 300;
@@ -308,6 +311,18 @@ export function buildDataset(seed = 1, options: DatasetOptions = {}): MfDataset 
         ),
       );
     }
+  }
+
+  if (options.receivables) {
+    journals.push(
+      ...receivableJournals(journals, {
+        ids,
+        account: masters.account,
+        taxId: masters.taxId,
+        nextNumber,
+        bank: masters.sources.smbc.ledger,
+      }),
+    );
   }
 
   return {

@@ -103,6 +103,9 @@ export const RECEIVABLE_HEADERS = [
   '経過日数',
   '区分',
   '状態',
+  '値引・返品',
+  '手数料差額',
+  '説明',
 ] as const;
 
 export interface SheetSpec {

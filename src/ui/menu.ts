@@ -12,6 +12,7 @@ export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]
   ['登録を実行', 'postApproved'],
   ['照合する', 'reconcile'],
   ['要確認を開く', 'openReview'],
+  ['売掛金チェック', 'checkReceivables'],
   ['台帳を復元', 'restoreLedgerFromMf'],
   ['設定を編集', 'openSettings'],
   ['自動実行の設定', 'openAutoRun'],

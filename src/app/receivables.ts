@@ -1,0 +1,141 @@
+/**
+ * checkReceivables(): 売掛金チェック. Reads every journal on the receivables account (設定 売掛金科目)
+ * over the last two accounting periods, matches billed against collected per 取引先 (core/receivables),
+ * and rewrites the 売掛金 sheet in one write. MF calls grow with periods and pages, never per partner.
+ */
+import { columnLetter, headerIndex, missingHeaders } from '../core/headers';
+import type { Masters } from '../core/masters';
+import { entriesFromJournals, matchReceivables } from '../core/receivables';
+import { receivableSheetRows } from '../core/receivables-sheet';
+import { RECEIVABLE_HEADERS, SHEET } from '../core/schema';
+import type { Settings } from '../core/settings';
+import { normalizeText } from '../core/text';
+import { today } from '../gas/clock';
+import { mfClient } from '../gas/mf-connection';
+import { readSettings, writeMasters } from '../gas/settings-sheet';
+import { appendHeaders, ensureSheet, formatHeaderRow, readHeaderRow, replaceDataRows } from '../gas/workbook';
+import type { MfClient } from '../mf/client';
+import type { MfAccountingPeriod } from '../mf/types';
+import { splitByPeriods } from '../mf/windows';
+import { currentMasters, fetchMasters } from './masters';
+import { type RunContext, type RunResult, runEntry } from './run';
+
+/**
+ * Terms read: the current one and the one before. An invoice older than that is carried into the
+ * earlier term's opening balance, which is read too, so nothing outstanding is missed.
+ */
+const PERIODS_READ = 2;
+
+export const RECEIVABLE_MSG = {
+  unknownAccount: (name: string) =>
+    `設定の売掛金科目「${name}」がMFの勘定科目（シート「マスタ」）にありません。設定の売掛金科目をMFの勘定科目名に直すか、「初期設定」でマスタを取り直してください。`,
+  noPeriod: (date: string) =>
+    `MFに ${date} を含む会計期間がありません。MFで会計期間（事業年度）を設定してください。`,
+  summary: (open: number, balance: number, overdue: number) =>
+    `未回収の売掛金 ${open} 件、残高 ${balance.toLocaleString('ja-JP')} 円、うち期日超過 ${overdue} 件。シート「売掛金」に書き出しました。`,
+  odd: (n: number) =>
+    `取引先のない仕訳・前受または誤りの入金・取消が ${n} 件あります。シート「売掛金」の「説明」を確認してください。`,
+  range: (start: string, end: string, journals: number) =>
+    `${start}〜${end} の売掛金の仕訳 ${journals} 件を確認しました。`,
+} as const;
+
+function receivableAccountId(masters: Masters, settings: Settings): string | null {
+  const name = normalizeText(settings.receivableAccount);
+  return masters.accounts.find((a) => normalizeText(a.name) === name)?.id ?? null;
+}
+
+/** The last PERIODS_READ terms that have begun by `asOf`, oldest first. */
+function periodsToRead(periods: readonly MfAccountingPeriod[], asOf: string): MfAccountingPeriod[] {
+  return [...periods]
+    .filter((p) => p.start_date <= asOf)
+    .sort((a, b) => (a.start_date < b.start_date ? -1 : 1))
+    .slice(-PERIODS_READ);
+}
+
+export function runCheckReceivables(_ctx: RunContext, client: MfClient = mfClient()): RunResult {
+  const { settings, problems } = readSettings();
+  const messages = problems.map((p) => `${p.cell} ${p.message}`);
+  const asOf = today();
+  const current = currentMasters(client, Date.now());
+  let { masters } = current;
+  let accountId = receivableAccountId(masters, settings);
+  if (accountId === null && !current.refreshed) {
+    // Perhaps an account added in MF since the last fetch: refresh once before giving up.
+    masters = fetchMasters(client, new Date().toISOString());
+    writeMasters(masters);
+    accountId = receivableAccountId(masters, settings);
+  }
+  if (accountId === null)
+    return {
+      ok: false,
+      count: 0,
+      messages: [...messages, RECEIVABLE_MSG.unknownAccount(settings.receivableAccount)],
+    };
+
+  const periods = periodsToRead(client.office().accounting_periods, asOf);
+  if (periods.length === 0)
+    return { ok: false, count: 0, messages: [...messages, RECEIVABLE_MSG.noPeriod(asOf)] };
+  const start = periods[0].start_date;
+  const journals = splitByPeriods(start, asOf, periods).flatMap((w) =>
+    client.listJournals({ startDate: w.start, endDate: w.end, accountId }),
+  );
+  const account = masters.accounts.find((a) => a.id === accountId);
+  const entries = entriesFromJournals(
+    journals,
+    accountId,
+    {
+      partners: new Map(masters.partners.map((p) => [p.code, p.name])),
+      subAccounts: new Map((account?.subAccounts ?? []).map((s) => [s.id, s.name])),
+    },
+    // A later term's opening balance repeats what the earlier term's journals already show.
+    { skipOpeningAfter: start },
+  );
+  const report = matchReceivables(entries, {
+    asOf,
+    collectionDays: settings.collectionDays,
+    feeTolerance: settings.feeTolerance,
+  });
+  writeReceivableSheet(receivableSheetRows(report));
+
+  const openItems = report.open.filter((i) => i.balance > 0);
+  const odd = [...report.open, ...report.closed].filter(
+    (i) => i.balance < 0 || i.status === '取消' || i.partner === '（取引先なし）',
+  ).length;
+  messages.unshift(
+    RECEIVABLE_MSG.summary(openItems.length, report.totalBalance, report.overdueCount),
+    RECEIVABLE_MSG.range(start, asOf, journals.length),
+  );
+  if (odd > 0) messages.push(RECEIVABLE_MSG.odd(odd));
+  return {
+    count: openItems.length,
+    messages,
+    overdue: report.overdueCount,
+    balance: report.totalBalance,
+    odd,
+    journals: journals.length,
+  };
+}
+
+/** One write for the data, then a whole-row highlight keyed on 状態 = 期日超過. */
+function writeReceivableSheet(rows: Record<string, unknown>[]): void {
+  const { sheet, created } = ensureSheet(SHEET.receivables);
+  appendHeaders(sheet, missingHeaders(readHeaderRow(sheet), RECEIVABLE_HEADERS));
+  if (created) formatHeaderRow(sheet, RECEIVABLE_HEADERS.length);
+  replaceDataRows(SHEET.receivables, rows);
+  const header = readHeaderRow(sheet);
+  const status = headerIndex(header).get('状態');
+  if (status === undefined) return;
+  const range = sheet.getRange(2, 1, Math.max(1, sheet.getMaxRows() - 1), header.length);
+  const rule = SpreadsheetApp.newConditionalFormatRule()
+    .whenFormulaSatisfied(`=$${columnLetter(status)}2="期日超過"`)
+    .setBackground('#fce8e6')
+    .setFontColor('#a50e0e')
+    .setRanges([range])
+    .build();
+  // The sheet is ours: replacing its rules keeps exactly one highlight however often this runs.
+  sheet.setConditionalFormatRules([rule]);
+}
+
+export function checkReceivables(e?: unknown) {
+  return runEntry('売掛金チェック', e, (ctx) => runCheckReceivables(ctx));
+}

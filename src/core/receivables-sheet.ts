@@ -1,0 +1,76 @@
+/**
+ * The 売掛金 sheet's rows under RECEIVABLE_HEADERS: open items first (what needs chasing), then the
+ * totals per 取引先 and per aging bucket, then the settled history. One record list, so the sheet is
+ * written in one call; section titles sit in the 取引先 column.
+ */
+import type { ReceivableItem, ReceivablesReport } from './receivables';
+
+export const RECEIVABLE_SECTIONS = {
+  partners: '■ 取引先別の合計',
+  buckets: '■ 経過日数別の残高（未回収分）',
+  closed: '■ 回収済・取消',
+  total: '合計',
+  noOpen: '未回収の売掛金はありません。',
+} as const;
+
+type Row = Record<string, string | number>;
+
+function itemRow(i: ReceivableItem): Row {
+  return {
+    取引先: i.partner,
+    発生日: i.date,
+    金額: i.amount,
+    回収済: i.collected,
+    残高: i.balance,
+    経過日数: i.amount > 0 ? i.days : '',
+    区分: i.bucket,
+    状態: i.status,
+    '値引・返品': i.cancelled || '',
+    手数料差額: i.feeDifference || '',
+    説明: i.notes.join(' '),
+  };
+}
+
+export function receivableSheetRows(report: ReceivablesReport): Row[] {
+  const rows: Row[] = report.open.map(itemRow);
+  if (rows.length === 0) rows.push({ 取引先: RECEIVABLE_SECTIONS.noOpen });
+  rows.push({}, { 取引先: RECEIVABLE_SECTIONS.partners });
+  const sum = { amount: 0, collected: 0, cancelled: 0, fee: 0, balance: 0, open: 0, overdue: 0 };
+  for (const p of report.partners) {
+    rows.push({
+      取引先: p.partner,
+      金額: p.amount,
+      回収済: p.collected,
+      残高: p.balance,
+      状態: `未回収 ${p.openCount} 件・期日超過 ${p.overdueCount} 件`,
+      '値引・返品': p.cancelled,
+      手数料差額: p.feeDifference,
+    });
+    sum.amount += p.amount;
+    sum.collected += p.collected;
+    sum.cancelled += p.cancelled;
+    sum.fee += p.feeDifference;
+    sum.balance += p.balance;
+    sum.open += p.openCount;
+    sum.overdue += p.overdueCount;
+  }
+  rows.push({
+    取引先: RECEIVABLE_SECTIONS.total,
+    金額: sum.amount,
+    回収済: sum.collected,
+    残高: sum.balance,
+    状態: `未回収 ${sum.open} 件・期日超過 ${sum.overdue} 件`,
+    '値引・返品': sum.cancelled,
+    手数料差額: sum.fee,
+  });
+  rows.push({}, { 取引先: RECEIVABLE_SECTIONS.buckets });
+  for (const b of report.buckets) rows.push({ 区分: b.bucket, 残高: b.balance, 状態: `${b.count} 件` });
+  if (report.closed.length > 0) {
+    rows.push({}, { 取引先: RECEIVABLE_SECTIONS.closed });
+    // Newest first: last month's settlements are what a person checks against the bank.
+    rows.push(
+      ...[...report.closed].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)).map(itemRow),
+    );
+  }
+  return rows;
+}

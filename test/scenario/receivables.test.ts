@@ -1,0 +1,181 @@
+/**
+ * 売掛金チェック on the built bundle against the fake MF's receivables book (sim/mf/seed-receivables.ts).
+ * Expected figures are worked out by hand below from that book, as of 2026-11-30 (the world's clock),
+ * 回収期限 60 days and 振込手数料上限 880 yen.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { records } from '../../sim/person';
+import { RECEIVABLE_SECTIONS } from '../../src/core/receivables-sheet';
+import { RECEIVABLE_HEADERS } from '../../src/core/schema';
+import { kichoWorld } from '../helpers/kicho';
+
+const YAMADA = '株式会社山田商事';
+const SATO = '有限会社佐藤工業';
+const FUKUOKA = '株式会社福岡不動産';
+const NONE = '（取引先なし）';
+
+/** The sheet's rows, cut into its sections by their title rows. */
+function sections(rows: Record<string, unknown>[]) {
+  const titles = Object.values(RECEIVABLE_SECTIONS);
+  const out: Record<string, Record<string, unknown>[]> = { open: [] };
+  let current = 'open';
+  for (const r of rows) {
+    const first = String(r.取引先);
+    if (titles.includes(first as (typeof titles)[number]) && first !== RECEIVABLE_SECTIONS.total) {
+      current = first;
+      out[current] = [];
+      continue;
+    }
+    if (Object.values(r).every((v) => v === '')) continue;
+    out[current].push(r);
+  }
+  return out;
+}
+
+function dateOf(v: unknown): string {
+  if (v instanceof Date)
+    return `${v.getFullYear()}-${String(v.getMonth() + 1).padStart(2, '0')}-${String(v.getDate()).padStart(2, '0')}`;
+  return String(v);
+}
+
+describe('checkReceivables', () => {
+  test('open items, fees, a return, odd data, totals per partner and bucket, overdue highlighted', () => {
+    const w = kichoWorld({ receivables: true });
+    w.mf.requestLog.length = 0;
+    const r = w.run('checkReceivables');
+    assert.equal(r.status, 'ok', JSON.stringify(r.error));
+    const summary = r.value as {
+      ok: boolean;
+      count: number;
+      overdue: number;
+      balance: number;
+      messages: string[];
+    };
+    assert.equal(summary.ok, true, summary.messages.join('\n'));
+
+    // Hand-computed:
+    //  山田商事: 7/31 330,000 ← 8/31 329,120 (fee 880); 8/31 110,000 + 9/30 220,000 ← 10/30 329,340 (fee 660);
+    //            10/31 55,000 less a 5,500 return on 11/10 → 49,500 open, 30 days, 〜30日, 一部回収.
+    //  佐藤工業: 8/20 132,000 ← 9/25 66,000 + 10/26 65,560 (fee 440); 9/15 88,000 open, 76 days → 期日超過.
+    //  no partner: 6/15 44,000, 168 days → 90日超, 期日超過.  福岡不動産: 20,000 received, nothing billed.
+    assert.equal(summary.count, 3);
+    assert.equal(summary.overdue, 2);
+    assert.equal(summary.balance, 49_500 + 88_000 + 44_000 - 20_000);
+    assert.match(summary.messages[0], /未回収の売掛金 3 件、残高 161,500 円、うち期日超過 2 件/);
+
+    const sheet = records(w.emu.world, '売掛金');
+    const s = sections(sheet);
+    const open = s.open.map((x) => [
+      x.取引先,
+      dateOf(x.発生日),
+      x.金額,
+      x.回収済,
+      x.残高,
+      x.経過日数,
+      x.区分,
+      x.状態,
+      x['値引・返品'],
+    ]);
+    assert.deepEqual(open, [
+      [NONE, '2026-06-15', 44_000, 0, 44_000, 168, '90日超', '期日超過', ''],
+      [YAMADA, '2026-10-31', 55_000, 0, 49_500, 30, '〜30日', '一部回収', 5_500],
+      [FUKUOKA, '2026-11-20', 0, 20_000, -20_000, '', '', '前受または誤り', ''],
+      [SATO, '2026-09-15', 88_000, 0, 88_000, 76, '61〜90日', '期日超過', ''],
+    ]);
+    assert.match(String(s.open[0].説明), /取引先も補助科目もない/);
+    assert.match(String(s.open[2].説明), /前受金か/);
+
+    const partners = new Map(s[RECEIVABLE_SECTIONS.partners].map((p) => [p.取引先, p]));
+    const yamada = partners.get(YAMADA);
+    const sato = partners.get(SATO);
+    assert.ok(yamada && sato);
+    assert.equal(yamada.残高, 49_500);
+    assert.equal(yamada.手数料差額, 880 + 660);
+    assert.equal(yamada['値引・返品'], 5_500);
+    assert.equal(sato.残高, 88_000);
+    assert.equal(sato.手数料差額, 440);
+    assert.equal(partners.get(NONE)?.残高, 44_000);
+    assert.equal(partners.get(FUKUOKA)?.残高, -20_000);
+    // Billed − collected − returns − fees = balance, for every partner and the 合計 row.
+    for (const p of partners.values()) {
+      assert.equal(
+        Number(p.金額) - Number(p.回収済) - Number(p['値引・返品']) - Number(p.手数料差額),
+        Number(p.残高),
+        String(p.取引先),
+      );
+    }
+    assert.equal(partners.get(RECEIVABLE_SECTIONS.total)?.残高, 161_500);
+    // The seeded deposits of earlier months each meet their invoice: what they add to 山田商事's
+    // billed and collected is the same amount, so the autumn figures show through.
+    assert.equal(Number(yamada.金額) - 715_000, Number(yamada.回収済) - (329_120 + 329_340));
+    assert.equal(Number(sato.金額) - 220_000, Number(sato.回収済) - (66_000 + 65_560));
+
+    const buckets = s[RECEIVABLE_SECTIONS.buckets].map((b) => [b.区分, b.残高, b.状態]);
+    assert.deepEqual(buckets, [
+      ['〜30日', 49_500, '1 件'],
+      ['31〜60日', 0, '0 件'],
+      ['61〜90日', 88_000, '1 件'],
+      ['90日超', 44_000, '1 件'],
+    ]);
+
+    const closed = s[RECEIVABLE_SECTIONS.closed];
+    const feeRows = closed
+      .filter((c) => c.手数料差額 !== '')
+      .map((c) => [c.取引先, dateOf(c.発生日), c.手数料差額]);
+    assert.deepEqual(feeRows, [
+      [YAMADA, '2026-09-30', 660],
+      [SATO, '2026-08-20', 440],
+      [YAMADA, '2026-07-31', 880],
+    ]);
+    assert.ok(closed.every((c) => c.状態 === '回収済' && c.残高 === 0));
+
+    // Header row is the contract; the overdue highlight keys on 状態.
+    const model = w.emu.world.spreadsheet.sheets.find((x) => x.name === '売掛金');
+    assert.ok(model);
+    const header = Array.from({ length: RECEIVABLE_HEADERS.length }, (_, i) => model.value(1, i + 1));
+    assert.deepEqual(header, [...RECEIVABLE_HEADERS]);
+    assert.equal(model.conditionalFormats.length, 1);
+    assert.match(String(model.conditionalFormats[0].condition.values[0]), /^=\$H2="期日超過"$/);
+
+    // MF calls: one journal listing per accounting period (both fit one page), none per partner.
+    const journalCalls = w.mf.requestLog.filter((e) => e.path === '/api/v3/journals');
+    assert.equal(journalCalls.length, 2);
+    assert.ok(journalCalls.every((e) => /account_id=/.test(e.query)));
+
+    // Run again: the sheet is rewritten, not appended to, and keeps one highlight rule.
+    w.run('checkReceivables');
+    assert.equal(records(w.emu.world, '売掛金').length, sheet.length);
+    assert.equal(model.conditionalFormats.length, 1);
+    const log = records(w.emu.world, 'ログ');
+    assert.equal(log.filter((l) => l.処理 === '売掛金チェック').length, 2);
+  });
+
+  test('an unknown 売掛金科目 is a clear message and the sheet is left alone', () => {
+    const w = kichoWorld({ receivables: true });
+    w.setSetting('売掛金科目', '未収入金X');
+    const r = w.run('checkReceivables');
+    const summary = r.value as { ok: boolean; messages: string[] };
+    assert.equal(summary.ok, false);
+    assert.match(summary.messages.join(), /売掛金科目「未収入金X」がMFの勘定科目/);
+    assert.equal(records(w.emu.world, '売掛金').length, 0);
+    assert.equal(records(w.emu.world, 'ログ')[0].結果, '失敗');
+  });
+
+  test('another 振込手数料上限 changes what counts as paid', () => {
+    const w = kichoWorld({ receivables: true });
+    w.setSetting('振込手数料上限', '500');
+    const r = w.run('checkReceivables');
+    const summary = r.value as { count: number; balance: number };
+    // July's 880 shortfall stays open, so October's deposit pays it first (oldest first) and leaves
+    // September 880 + 660 = 1,540 short; the 5,500 return on 11/10 then clears those 1,540 (oldest
+    // first) and takes 3,960 off October. 佐藤工業's 440 still closes. Same balance, one yen-for-yen shift.
+    assert.equal(summary.count, 3);
+    assert.equal(summary.balance, 161_500 + 1_540);
+    const october = records(w.emu.world, '売掛金').find(
+      (x) => x.取引先 === YAMADA && x.金額 === 55_000 && x.状態 !== '回収済',
+    );
+    assert.equal(october?.残高, 51_040);
+    assert.equal(october?.['値引・返品'], 3_960);
+  });
+});
