@@ -47,8 +47,23 @@ export const RECEIVABLE_MOVES: readonly Move[] = [
   { kind: 'invoice', date: '2026-10-31', partner: '000001', value: 55_000 },
   // A return against October's invoice.
   { kind: 'return', date: '2026-11-10', partner: '000001', value: 5_500 },
+  // Two invoices of the same amount: a deposit of 33,000 cannot tell which it pays.
+  { kind: 'invoice', date: '2026-11-05', partner: '000003', value: 33_000 },
+  { kind: 'invoice', date: '2026-11-12', partner: '000003', value: 33_000 },
   // Money from a customer nobody billed (前受 or a wrong partner).
   { kind: 'deposit', date: '2026-11-20', partner: '000004', value: 20_000, content: 'ﾌﾘｺﾐ ｶ)ﾌｸｵｶﾌﾄﾞｳｻﾝ' },
+];
+
+/**
+ * Deposits still waiting in the bank feed (未仕訳) at the end of November, for 判定 to meet the open
+ * invoices: September's 88,000 less 880, October's 49,500 exactly, one of the two 33,000 invoices,
+ * and a customer with nothing open.
+ */
+export const RECEIVABLE_DEPOSIT_LINES: readonly { date: string; content: string; value: number }[] = [
+  { date: '2026-11-25', content: 'ﾌﾘｺﾐ ﾕ)ｻﾄｳｺｳｷﾞﾖｳ', value: 87_120 },
+  { date: '2026-11-26', content: 'ﾌﾘｺﾐ ｶ)ﾔﾏﾀﾞｼｮｳｼﾞ', value: 49_500 },
+  { date: '2026-11-27', content: 'ﾌﾘｺﾐ ﾄﾞ)ｽｽﾞｷﾃﾞｻﾞｲﾝ', value: 33_000 },
+  { date: '2026-11-27', content: 'ﾌﾘｺﾐ ｶ)ﾌｸｵｶﾌﾄﾞｳｻﾝ', value: 15_000 },
 ];
 
 function termOf(date: string): number {

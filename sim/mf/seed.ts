@@ -16,7 +16,7 @@ import {
   TEMPLATES,
   TRADE_PARTNERS,
 } from './seed-catalog';
-import { receivableJournals } from './seed-receivables';
+import { RECEIVABLE_DEPOSIT_LINES, receivableJournals } from './seed-receivables';
 import type {
   Account,
   ConnectedAccount,
@@ -323,6 +323,20 @@ export function buildDataset(seed = 1, options: DatasetOptions = {}): MfDataset 
         bank: masters.sources.smbc.ledger,
       }),
     );
+    for (const line of RECEIVABLE_DEPOSIT_LINES) {
+      transactions.push({
+        id: ids.next(),
+        date: line.date,
+        value: line.value,
+        side: 'INCOME',
+        content: line.content,
+        memo: null,
+        journalizing_status: 'none',
+        connected_account_id: masters.sources.smbc.service,
+        connected_sub_account_id: masters.sources.smbc.sub,
+        voucher_file_ids: [],
+      });
+    }
   }
 
   return {

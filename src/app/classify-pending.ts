@@ -9,6 +9,7 @@ import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { readMasters, readRuleValues, readSettings } from '../gas/settings-sheet';
 import { aiConfig, claimForAi, judgeClaimed } from './ai-judge';
+import { suggestDeposits } from './receivables';
 import { refreshReviewSheet } from './review-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
@@ -24,7 +25,10 @@ export function runClassify(ctx: RunContext): RunResult {
     const ops = applyOperations(table.rows, masters, ctx.who, now);
     const after = applyChanges(table, ops);
     // With AI on, rows no rule matched stay 未判定 and are claimed for the AI step below.
-    const decisions = classifyRows(after.rows, rules, masters, now, { keepUnmatched: ai.config !== null });
+    const ruled = classifyRows(after.rows, rules, masters, now, { keepUnmatched: ai.config !== null });
+    // Deposits no rule decided may settle an open 売掛金 (売掛金チェック); they then skip the AI.
+    const deposits = suggestDeposits(applyChanges(after, ruled).rows, ruled, masters, settings, now);
+    const decisions = merge([...ruled, ...deposits]);
     const aiClaim = ai.config ? claimForAi(applyChanges(after, decisions).rows, settings, now) : null;
     const changes = merge([...ops, ...decisions, ...(aiClaim?.changes ?? [])]);
     writeLedgerChanges(table, changes);

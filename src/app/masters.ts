@@ -15,7 +15,12 @@ export function fetchMasters(client: MfClient, now: string): Masters {
       subAccounts: a.sub_accounts.map((s) => ({ id: s.id, name: s.name })),
     })),
     taxes: client.taxes().map((t) => ({ id: t.id, name: t.name, available: t.available })),
-    partners: client.tradePartners().map((p) => ({ code: p.code, name: p.name, available: p.available })),
+    partners: client.tradePartners().map((p) => ({
+      code: p.code,
+      name: p.name,
+      available: p.available,
+      ...(p.search_key ? { reading: p.search_key } : {}),
+    })),
     connectedAccounts: client.connectedAccounts().map((c) => ({
       id: c.id,
       name: c.name,

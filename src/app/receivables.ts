@@ -3,10 +3,13 @@
  * over the last two accounting periods, matches billed against collected per 取引先 (core/receivables),
  * and rewrites the 売掛金 sheet in one write. MF calls grow with periods and pages, never per partner.
  */
+import { CLASSIFY_MSG } from '../core/classify';
+import { depositSuggestions } from '../core/deposit-match';
 import { columnLetter, headerIndex, missingHeaders } from '../core/headers';
+import type { LedgerRow, RowChange } from '../core/ledger';
 import type { Masters } from '../core/masters';
 import { entriesFromJournals, matchReceivables } from '../core/receivables';
-import { receivableSheetRows } from '../core/receivables-sheet';
+import { openReceivablesFromValues, receivableSheetRows } from '../core/receivables-sheet';
 import { RECEIVABLE_HEADERS, SHEET } from '../core/schema';
 import type { Settings } from '../core/settings';
 import { normalizeText } from '../core/text';
@@ -134,6 +137,44 @@ function writeReceivableSheet(rows: Record<string, unknown>[]): void {
     .build();
   // The sheet is ours: replacing its rules keeps exactly one highlight however often this runs.
   sheet.setConditionalFormatRules([rule]);
+}
+
+/**
+ * 判定's deposit step: 入金 rows no rule decided in this run (要確認 for want of a rule, or left 未判定
+ * for the AI) are matched against the open invoices of the last 売掛金チェック (one sheet read, no MF call).
+ */
+export function suggestDeposits(
+  rowsAfter: readonly LedgerRow[],
+  decisions: readonly RowChange[],
+  masters: Masters,
+  settings: Settings,
+  now: string,
+): RowChange[] {
+  const decided = new Set(decisions.map((d) => d.key));
+  const unmatched = new Set(
+    rowsAfter
+      .filter(
+        (r) =>
+          r.record.状態 === '未判定' ||
+          (decided.has(String(r.record.キー)) &&
+            r.record.状態 === '要確認' &&
+            r.record.判定元 === '' &&
+            r.record.メモ === CLASSIFY_MSG.noRule),
+      )
+      .map((r) => String(r.record.キー)),
+  );
+  if (unmatched.size === 0) return [];
+  const open = openReceivablesFromValues(ensureSheet(SHEET.receivables).sheet.getDataRange().getValues());
+  if (open.length === 0) return [];
+  return depositSuggestions({
+    rows: rowsAfter,
+    unmatchedKeys: unmatched,
+    open,
+    partners: masters.partners,
+    receivableAccount: settings.receivableAccount,
+    feeTolerance: settings.feeTolerance,
+    now,
+  });
 }
 
 export function checkReceivables(e?: unknown) {

@@ -21,6 +21,8 @@ export interface MasterPartner {
   code: string;
   name: string;
   available: boolean;
+  /** MF's search_key (a reading such as やまだしょうじ): how a bank spells the payer in kana. */
+  reading?: string;
 }
 
 export interface MasterConnectedAccount {
@@ -121,7 +123,7 @@ export function connectedAccountName(masters: Masters, accountId: string, subId:
   return sub ? `${acc.name} ${sub.name}` : acc.name;
 }
 
-/** The マスタ sheet rows: 種別, 名前, 勘定科目, ID, コード, 有効, 取得日時. */
+/** The マスタ sheet rows: 種別, 名前, 勘定科目, ID, コード, 有効, 取得日時, 読み. */
 export function mastersToRows(m: Masters): (string | boolean)[][] {
   const rows: (string | boolean)[][] = [];
   for (const a of m.accounts) {
@@ -130,7 +132,8 @@ export function mastersToRows(m: Masters): (string | boolean)[][] {
       rows.push(['補助科目', s.name, a.name, s.id, '', a.available, m.fetchedAt]);
   }
   for (const t of m.taxes) rows.push(['税区分', t.name, '', t.id, '', t.available, m.fetchedAt]);
-  for (const p of m.partners) rows.push(['取引先', p.name, '', '', p.code, p.available, m.fetchedAt]);
+  for (const p of m.partners)
+    rows.push(['取引先', p.name, '', '', p.code, p.available, m.fetchedAt, p.reading ?? '']);
   for (const c of m.connectedAccounts) {
     rows.push(['口座', c.name, '', c.id, `${c.accountId ?? ''}/${c.subAccountId ?? ''}`, true, m.fetchedAt]);
     for (const s of c.subs)
@@ -162,8 +165,15 @@ export function mastersFromRecords(records: readonly Record<string, unknown>[]):
       const parent = m.accounts.find((a) => a.name === text(r.勘定科目));
       parent?.subAccounts.push({ id: text(r.ID), name });
     } else if (kind === '税区分') m.taxes.push({ id: text(r.ID), name, available: truthy(r.有効) });
-    else if (kind === '取引先') m.partners.push({ code: text(r.コード), name, available: truthy(r.有効) });
-    else if (kind === '口座') {
+    else if (kind === '取引先') {
+      const reading = text(r.読み);
+      m.partners.push({
+        code: text(r.コード),
+        name,
+        available: truthy(r.有効),
+        ...(reading ? { reading } : {}),
+      });
+    } else if (kind === '口座') {
       const [accountId, subAccountId] = text(r.コード).split('/');
       m.connectedAccounts.push({
         id: text(r.ID),

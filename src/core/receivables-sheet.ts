@@ -3,7 +3,10 @@
  * totals per 取引先 and per aging bucket, then the settled history. One record list, so the sheet is
  * written in one call; section titles sit in the 取引先 column.
  */
+import type { OpenReceivable } from './deposit-match';
+import { headerIndex } from './headers';
 import type { ReceivableItem, ReceivablesReport } from './receivables';
+import { dateText } from './settings';
 
 export const RECEIVABLE_SECTIONS = {
   partners: '■ 取引先別の合計',
@@ -73,4 +76,27 @@ export function receivableSheetRows(report: ReceivablesReport): Row[] {
     );
   }
   return rows;
+}
+
+/**
+ * The open invoices on a 売掛金 sheet written by receivableSheetRows: the rows above the first blank
+ * row that have a 発生日 and a positive 残高 (unapplied money and section rows are not invoices).
+ */
+export function openReceivablesFromValues(values: readonly (readonly unknown[])[]): OpenReceivable[] {
+  const columns = headerIndex(values[0] ?? []);
+  const at = (row: readonly unknown[], header: string) => {
+    const c = columns.get(header);
+    return c === undefined ? '' : row[c];
+  };
+  const out: OpenReceivable[] = [];
+  for (const row of values.slice(1)) {
+    if (row.every((v) => v === '' || v === null)) break;
+    const partner = String(at(row, '取引先')).trim();
+    const date = dateText(at(row, '発生日'));
+    const balance = Number(at(row, '残高'));
+    const amount = Number(at(row, '金額'));
+    if (partner && date && Number.isInteger(balance) && balance > 0 && amount > 0)
+      out.push({ partner, date, balance });
+  }
+  return out;
 }

@@ -73,7 +73,16 @@ export const SETTINGS_HEADERS = ['項目', '値'] as const;
 
 export const SOURCE_HEADERS = ['名前', '勘定科目', '補助科目'] as const;
 
-export const MASTER_HEADERS = ['種別', '名前', '勘定科目', 'ID', 'コード', '有効', '取得日時'] as const;
+export const MASTER_HEADERS = [
+  '種別',
+  '名前',
+  '勘定科目',
+  'ID',
+  'コード',
+  '有効',
+  '取得日時',
+  '読み',
+] as const;
 
 export const REVIEW_HEADERS = ['キー', '状態', '取引日', '金額', '摘要', '理由', '対応', '行'] as const;
 

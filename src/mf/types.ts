@@ -44,6 +44,7 @@ export interface MfTradePartner {
   code: string;
   name: string;
   available: boolean;
+  search_key?: string | null;
 }
 
 export interface MfConnectedAccount {

@@ -14,6 +14,7 @@ const YAMADA = '株式会社山田商事';
 const SATO = '有限会社佐藤工業';
 const FUKUOKA = '株式会社福岡不動産';
 const NONE = '（取引先なし）';
+const SUZUKI = '合同会社鈴木デザイン';
 
 /** The sheet's rows, cut into its sections by their title rows. */
 function sections(rows: Record<string, unknown>[]) {
@@ -59,10 +60,11 @@ describe('checkReceivables', () => {
     //            10/31 55,000 less a 5,500 return on 11/10 → 49,500 open, 30 days, 〜30日, 一部回収.
     //  佐藤工業: 8/20 132,000 ← 9/25 66,000 + 10/26 65,560 (fee 440); 9/15 88,000 open, 76 days → 期日超過.
     //  no partner: 6/15 44,000, 168 days → 90日超, 期日超過.  福岡不動産: 20,000 received, nothing billed.
-    assert.equal(summary.count, 3);
+    //  鈴木デザイン: 11/5 and 11/12, 33,000 each, 25 and 18 days, 未回収.
+    assert.equal(summary.count, 5);
     assert.equal(summary.overdue, 2);
-    assert.equal(summary.balance, 49_500 + 88_000 + 44_000 - 20_000);
-    assert.match(summary.messages[0], /未回収の売掛金 3 件、残高 161,500 円、うち期日超過 2 件/);
+    assert.equal(summary.balance, 49_500 + 88_000 + 44_000 - 20_000 + 66_000);
+    assert.match(summary.messages[0], /未回収の売掛金 5 件、残高 227,500 円、うち期日超過 2 件/);
 
     const sheet = records(w.emu.world, '売掛金');
     const s = sections(sheet);
@@ -81,6 +83,8 @@ describe('checkReceivables', () => {
       [NONE, '2026-06-15', 44_000, 0, 44_000, 168, '90日超', '期日超過', ''],
       [YAMADA, '2026-10-31', 55_000, 0, 49_500, 30, '〜30日', '一部回収', 5_500],
       [FUKUOKA, '2026-11-20', 0, 20_000, -20_000, '', '', '前受または誤り', ''],
+      [SUZUKI, '2026-11-05', 33_000, 0, 33_000, 25, '〜30日', '未回収', ''],
+      [SUZUKI, '2026-11-12', 33_000, 0, 33_000, 18, '〜30日', '未回収', ''],
       [SATO, '2026-09-15', 88_000, 0, 88_000, 76, '61〜90日', '期日超過', ''],
     ]);
     assert.match(String(s.open[0].説明), /取引先も補助科目もない/);
@@ -105,7 +109,7 @@ describe('checkReceivables', () => {
         String(p.取引先),
       );
     }
-    assert.equal(partners.get(RECEIVABLE_SECTIONS.total)?.残高, 161_500);
+    assert.equal(partners.get(RECEIVABLE_SECTIONS.total)?.残高, 227_500);
     // The seeded deposits of earlier months each meet their invoice: what they add to 山田商事's
     // billed and collected is the same amount, so the autumn figures show through.
     assert.equal(Number(yamada.金額) - 715_000, Number(yamada.回収済) - (329_120 + 329_340));
@@ -113,7 +117,7 @@ describe('checkReceivables', () => {
 
     const buckets = s[RECEIVABLE_SECTIONS.buckets].map((b) => [b.区分, b.残高, b.状態]);
     assert.deepEqual(buckets, [
-      ['〜30日', 49_500, '1 件'],
+      ['〜30日', 49_500 + 66_000, '3 件'],
       ['31〜60日', 0, '0 件'],
       ['61〜90日', 88_000, '1 件'],
       ['90日超', 44_000, '1 件'],
@@ -170,12 +174,99 @@ describe('checkReceivables', () => {
     // July's 880 shortfall stays open, so October's deposit pays it first (oldest first) and leaves
     // September 880 + 660 = 1,540 short; the 5,500 return on 11/10 then clears those 1,540 (oldest
     // first) and takes 3,960 off October. 佐藤工業's 440 still closes. Same balance, one yen-for-yen shift.
-    assert.equal(summary.count, 3);
-    assert.equal(summary.balance, 161_500 + 1_540);
+    assert.equal(summary.count, 5);
+    assert.equal(summary.balance, 227_500 + 1_540);
     const october = records(w.emu.world, '売掛金').find(
       (x) => x.取引先 === YAMADA && x.金額 === 55_000 && x.状態 !== '回収済',
     );
     assert.equal(october?.残高, 51_040);
     assert.equal(october?.['値引・返品'], 3_960);
+  });
+});
+
+describe('deposits meet receivables (判定)', () => {
+  const byText = (rows: Record<string, unknown>[], text: string) => {
+    const found = rows.find((r) => r.摘要 === text);
+    assert.ok(found, text);
+    return found;
+  };
+
+  test('an unmatched 入金 that settles an open invoice is suggested as 売掛金 for its 取引先, 要確認', () => {
+    const w = kichoWorld({ receivables: true, window: ['2026-11-01', '2026-11-30'] });
+    assert.equal(w.run('checkReceivables').status, 'ok');
+    assert.equal((w.run('importTransactions').value as { ok: boolean }).ok, true);
+    const r = w.run('classifyPending');
+    assert.equal(r.status, 'ok', JSON.stringify(r.error));
+    const rows = w.ledger();
+    assert.equal(rows.length, 4);
+
+    const sato = byText(rows, 'ﾌﾘｺﾐ ﾕ)ｻﾄｳｺｳｷﾞﾖｳ');
+    assert.deepEqual(
+      [sato.状態, sato.勘定科目, sato.取引先, sato.判定元],
+      ['要確認', '売掛金', SATO, '売掛金照合'],
+    );
+    assert.match(String(sato.判定根拠), /2026-09-15 発生の売掛金（残高 88,000円）.*差額 880円 は振込手数料/);
+
+    const yamada = byText(rows, 'ﾌﾘｺﾐ ｶ)ﾔﾏﾀﾞｼｮｳｼﾞ');
+    assert.deepEqual([yamada.状態, yamada.勘定科目, yamada.取引先], ['要確認', '売掛金', YAMADA]);
+    assert.match(String(yamada.判定根拠), /2026-10-31 発生/);
+    assert.doesNotMatch(String(yamada.判定根拠), /差額/);
+
+    // Two 33,000 invoices: both shown, neither chosen.
+    const suzuki = byText(rows, 'ﾌﾘｺﾐ ﾄﾞ)ｽｽﾞｷﾃﾞｻﾞｲﾝ');
+    assert.equal(suzuki.状態, '要確認');
+    assert.equal(suzuki.取引先, SUZUKI);
+    assert.match(String(suzuki.判定根拠), /候補が 2 件.*2026-11-05.*2026-11-12/);
+    assert.match(String(suzuki.メモ), /決めていません/);
+
+    // Nothing open for 福岡不動産: an ordinary 要確認 with no suggestion.
+    const fukuoka = byText(rows, 'ﾌﾘｺﾐ ｶ)ﾌｸｵｶﾌﾄﾞｳｻﾝ');
+    assert.deepEqual([fukuoka.状態, fukuoka.勘定科目, fukuoka.判定元], ['要確認', '', '']);
+  });
+
+  test('a rule with 自動承認 still decides; nothing is suggested without a 売掛金チェック', () => {
+    const w = kichoWorld({ receivables: true, window: ['2026-11-01', '2026-11-30'] });
+    w.addRules([
+      {
+        優先度: 1,
+        一致方法: '部分一致',
+        キーワード: 'ﾔﾏﾀﾞｼｮｳｼﾞ',
+        入出金: '入金',
+        勘定科目: '売掛金',
+        取引先: YAMADA,
+        自動承認: 'はい',
+        有効: true,
+      },
+    ]);
+    w.run('importTransactions');
+    w.run('classifyPending');
+    let rows = w.ledger();
+    assert.equal(byText(rows, 'ﾌﾘｺﾐ ｶ)ﾔﾏﾀﾞｼｮｳｼﾞ').状態, '送信待ち');
+    assert.ok(
+      rows.every((r) => r.判定元 !== '売掛金照合'),
+      'the 売掛金 sheet is empty: no suggestion',
+    );
+
+    // After a check, the rule's row is still the rule's; the others get suggestions.
+    const w2 = kichoWorld({ receivables: true, window: ['2026-11-01', '2026-11-30'] });
+    w2.addRules([
+      {
+        優先度: 1,
+        一致方法: '部分一致',
+        キーワード: 'ﾔﾏﾀﾞｼｮｳｼﾞ',
+        入出金: '入金',
+        勘定科目: '売掛金',
+        取引先: YAMADA,
+        自動承認: 'はい',
+        有効: true,
+      },
+    ]);
+    w2.run('checkReceivables');
+    w2.run('importTransactions');
+    w2.run('classifyPending');
+    rows = w2.ledger();
+    const yamada = byText(rows, 'ﾌﾘｺﾐ ｶ)ﾔﾏﾀﾞｼｮｳｼﾞ');
+    assert.deepEqual([yamada.状態, yamada.判定元], ['送信待ち', 'ルール#1']);
+    assert.equal(byText(rows, 'ﾌﾘｺﾐ ﾕ)ｻﾄｳｺｳｷﾞﾖｳ').判定元, '売掛金照合');
   });
 });

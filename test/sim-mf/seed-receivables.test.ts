@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildDataset } from '../../sim/mf/seed';
-import { RECEIVABLE_MOVES } from '../../sim/mf/seed-receivables';
+import { RECEIVABLE_DEPOSIT_LINES, RECEIVABLE_MOVES } from '../../sim/mf/seed-receivables';
 
 test('the receivables book only adds journals: the default dataset is unchanged', () => {
   const plain = buildDataset(1);
   const withBook = buildDataset(1, { receivables: true });
-  assert.deepEqual(withBook.transactions, plain.transactions);
+  assert.deepEqual(withBook.transactions.slice(0, plain.transactions.length), plain.transactions);
+  assert.equal(withBook.transactions.length, plain.transactions.length + RECEIVABLE_DEPOSIT_LINES.length);
   assert.deepEqual(withBook.journals.slice(0, plain.journals.length), plain.journals);
   const ar = plain.accounts.find((a) => a.name === '売掛金')?.id;
   const added = withBook.journals.slice(plain.journals.length);
