@@ -8,8 +8,12 @@ import { depositSuggestions } from '../core/deposit-match';
 import { columnLetter, headerIndex, missingHeaders } from '../core/headers';
 import type { LedgerRow, RowChange } from '../core/ledger';
 import type { Masters } from '../core/masters';
-import { entriesFromJournals, matchReceivables } from '../core/receivables';
-import { openReceivablesFromValues, receivableSheetRows } from '../core/receivables-sheet';
+import { AGING_BUCKETS, entriesFromJournals, matchReceivables } from '../core/receivables';
+import {
+  openReceivablesFromValues,
+  RECEIVABLE_SECTIONS,
+  receivableSheetRows,
+} from '../core/receivables-sheet';
 import { RECEIVABLE_HEADERS, SHEET } from '../core/schema';
 import type { Settings } from '../core/settings';
 import { normalizeText } from '../core/text';
@@ -137,6 +141,33 @@ function writeReceivableSheet(rows: Record<string, unknown>[]): void {
     .build();
   // The sheet is ours: replacing its rules keeps exactly one highlight however often this runs.
   sheet.setConditionalFormatRules([rule]);
+  drawAgingChart(sheet, rows, header);
+}
+
+/** A small column chart of the 経過日数別 rows, to the right of the table; the previous one is replaced. */
+function drawAgingChart(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  rows: readonly Record<string, unknown>[],
+  header: readonly unknown[],
+): void {
+  for (const chart of sheet.getCharts()) sheet.removeChart(chart);
+  const title = rows.findIndex((r) => r.取引先 === RECEIVABLE_SECTIONS.buckets);
+  const columns = headerIndex(header);
+  const bucket = columns.get('区分');
+  const balance = columns.get('残高');
+  if (title < 0 || bucket === undefined || balance === undefined) return;
+  // Data rows start at sheet row 2; the buckets follow their title row.
+  const first = title + 3;
+  const chart = sheet
+    .newChart()
+    .setChartType(Charts.ChartType.COLUMN)
+    .addRange(sheet.getRange(first, bucket + 1, AGING_BUCKETS.length, 1))
+    .addRange(sheet.getRange(first, balance + 1, AGING_BUCKETS.length, 1))
+    .setPosition(2, header.length + 2, 0, 0)
+    .setOption('title', '経過日数別の売掛金残高')
+    .setOption('legend', { position: 'none' })
+    .build();
+  sheet.insertChart(chart);
 }
 
 /**

@@ -141,6 +141,18 @@ describe('checkReceivables', () => {
     assert.deepEqual(header, [...RECEIVABLE_HEADERS]);
     assert.equal(model.conditionalFormats.length, 1);
     assert.match(String(model.conditionalFormats[0].condition.values[0]), /^=\$H2="期日超過"$/);
+    // The aging chart plots the 区分 (G) and 残高 (E) cells of the four bucket rows.
+    const bucketTitle = sheet.findIndex((x) => x.取引先 === RECEIVABLE_SECTIONS.buckets) + 2;
+    assert.equal(model.charts.length, 1);
+    assert.equal(model.charts[0].type, 'COLUMN');
+    assert.deepEqual(
+      model.charts[0].ranges.map((x) => [x.r, x.c, x.h, x.w]),
+      [
+        [bucketTitle + 1, 7, 4, 1],
+        [bucketTitle + 1, 5, 4, 1],
+      ],
+    );
+    assert.equal(model.value(bucketTitle + 1, 7), '〜30日');
 
     // MF calls: one journal listing per accounting period (both fit one page), none per partner.
     const journalCalls = w.mf.requestLog.filter((e) => e.path === '/api/v3/journals');
@@ -151,6 +163,7 @@ describe('checkReceivables', () => {
     w.run('checkReceivables');
     assert.equal(records(w.emu.world, '売掛金').length, sheet.length);
     assert.equal(model.conditionalFormats.length, 1);
+    assert.equal(model.charts.length, 1, 'the chart is replaced, not added');
     const log = records(w.emu.world, 'ログ');
     assert.equal(log.filter((l) => l.処理 === '売掛金チェック').length, 2);
   });

@@ -270,3 +270,56 @@ describe('Sheet.copyTo (same spreadsheet)', () => {
       );
     }));
 });
+
+describe('embedded charts', () => {
+  test('built, inserted, read back, updated and removed; ids unique; kept by copyTo', () =>
+    withExec((ev) => {
+      const id = ev(
+        `${SH} var c = sh.newChart().setChartType(Charts.ChartType.COLUMN).addRange(sh.getRange('A1:B4'))
+           .setPosition(2, 5, 0, 0).setOption('title', '残高').build();
+         if (c.getChartId() !== null) throw new Error('id before insert');
+         sh.insertChart(c); c.getChartId()`,
+      );
+      assert.equal(typeof id, 'number');
+      assert.deepEqual(
+        ev(
+          `${SH} var c = sh.getCharts()[0];
+           [sh.getCharts().length, c.getChartId(), c.getRanges()[0].getA1Notation(), c.getOptions().get('title'),
+            c.getContainerInfo().getAnchorRow(), c.getContainerInfo().getAnchorColumn(), c.modify().getChartType()]`,
+        ),
+        [1, id, 'A1:B4', '残高', 2, 5, 'COLUMN'],
+      );
+      const second = ev(
+        `${SH} var c = sh.newChart().asPieChart().addRange(sh.getRange('C1:C3')).build(); sh.insertChart(c); c.getChartId()`,
+      );
+      assert.notEqual(second, id);
+      ev(`${SH} var c = sh.getCharts()[0]; sh.updateChart(c.modify().setOption('title', '新').build())`);
+      assert.equal(ev(`${SH} sh.getCharts()[0].getOptions().get('title')`), '新');
+      const copied = ev(
+        `${SH} var c = sh.copyTo(SpreadsheetApp.getActiveSpreadsheet()); c.getCharts().map(function (x) { return x.getChartId(); })`,
+      ) as number[];
+      assert.equal(copied.length, 2);
+      assert.ok(!copied.includes(id as number), 'a copied chart gets its own id');
+      ev(`${SH} sh.removeChart(sh.getCharts()[0])`);
+      assert.deepEqual(ev(`${SH} sh.getCharts().map(function (x) { return x.getChartId(); })`), [second]);
+    }));
+
+  test('a chart needs a type and a range; removing a chart not on the sheet fails', () =>
+    withExec((ev) => {
+      assert.throws(
+        () => ev(`${SH} sh.newChart().addRange(sh.getRange('A1')).build()`),
+        /Chart type must be set/,
+      );
+      assert.throws(
+        () => ev(`${SH} sh.newChart().setChartType(Charts.ChartType.BAR).build()`),
+        /at least one data range/,
+      );
+      assert.throws(
+        () =>
+          ev(
+            `${SH} sh.removeChart(sh.newChart().setChartType(Charts.ChartType.BAR).addRange(sh.getRange('A1')).build())`,
+          ),
+        /does not exist on this sheet/,
+      );
+    }));
+});

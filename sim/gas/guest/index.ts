@@ -10,7 +10,7 @@ import { makeHtmlService } from './html';
 import { makeConsole, makeLogger } from './logger';
 import { makeOAuth2 } from './oauth2';
 import { makeScriptApp, makeSession } from './script';
-import { makeSpreadsheetApp } from './spreadsheet';
+import { makeCharts, makeSpreadsheetApp } from './spreadsheet';
 import { makeCacheService, makeLockService, makePropertiesService } from './stores';
 import { makeUtilities } from './utilities';
 
@@ -30,6 +30,7 @@ const Utilities = makeUtilities();
 
 Object.assign(g, {
   SpreadsheetApp: makeSpreadsheetApp(),
+  Charts: makeCharts(),
   LockService: makeLockService(),
   PropertiesService: makePropertiesService(),
   CacheService: makeCacheService(),

@@ -3,7 +3,9 @@
  * service call (no caching, so call counts match what Apps Script bills).
  */
 import { columnToLetters, toA1 } from '../lib/a1';
+import { CHART_IDS_PER_SHEET } from '../lib/charts';
 import type {
+  ChartSpec,
   ConditionalFormatSpec,
   ProtectionSpec,
   RangeRef,
@@ -471,6 +473,100 @@ export class ConditionalFormatRuleBuilder {
   }
 }
 
+/** Messages where Apps Script's wording is not documented [I]. */
+const CHART_MESSAGES = {
+  noType: 'Chart type must be set.',
+  noRange: 'Chart must have at least one data range.',
+  notOnSheet: 'The chart does not exist on this sheet.',
+} as const;
+
+export class EmbeddedChart {
+  constructor(readonly spec: ChartSpec) {}
+  /** Null until the chart is inserted, as in Apps Script. */
+  getChartId(): number | null {
+    return this.spec.id === 0 ? null : this.spec.id;
+  }
+  getRanges(): Range[] {
+    return this.spec.ranges.map((r) => new Range(r));
+  }
+  getOptions(): { get(option: string): unknown } {
+    const options = this.spec.options;
+    return { get: (option: string) => options[option] ?? null };
+  }
+  getContainerInfo() {
+    const p = this.spec.position;
+    return {
+      getAnchorRow: () => p.row,
+      getAnchorColumn: () => p.column,
+      getOffsetX: () => p.offsetX,
+      getOffsetY: () => p.offsetY,
+    };
+  }
+  modify(): EmbeddedChartBuilder {
+    return new EmbeddedChartBuilder(JSON.parse(JSON.stringify(this.spec)));
+  }
+}
+
+export class EmbeddedChartBuilder {
+  constructor(
+    private spec: ChartSpec = {
+      id: 0,
+      type: '',
+      ranges: [],
+      position: { row: 1, column: 1, offsetX: 0, offsetY: 0 },
+      options: {},
+    },
+  ) {}
+  addRange(range: Range) {
+    this.spec.ranges.push(range.ref);
+    return this;
+  }
+  removeRange(range: Range) {
+    const r = range.ref;
+    this.spec.ranges = this.spec.ranges.filter((x) => JSON.stringify(x) !== JSON.stringify(r));
+    return this;
+  }
+  clearRanges() {
+    this.spec.ranges = [];
+    return this;
+  }
+  getRanges(): Range[] {
+    return this.spec.ranges.map((r) => new Range(r));
+  }
+  setChartType(type: string) {
+    this.spec.type = String(type);
+    return this;
+  }
+  getChartType(): string {
+    return this.spec.type;
+  }
+  setPosition(anchorRow: number, anchorColumn: number, offsetX: number, offsetY: number) {
+    this.spec.position = { row: anchorRow, column: anchorColumn, offsetX, offsetY };
+    return this;
+  }
+  setOption(option: string, value: unknown) {
+    this.spec.options[option] = JSON.parse(JSON.stringify(value ?? null));
+    return this;
+  }
+  asColumnChart() {
+    return this.setChartType('COLUMN');
+  }
+  asBarChart() {
+    return this.setChartType('BAR');
+  }
+  asPieChart() {
+    return this.setChartType('PIE');
+  }
+  asLineChart() {
+    return this.setChartType('LINE');
+  }
+  build(): EmbeddedChart {
+    if (!this.spec.type) throw new GasException(CHART_MESSAGES.noType);
+    if (this.spec.ranges.length === 0) throw new GasException(CHART_MESSAGES.noRange);
+    return new EmbeddedChart(JSON.parse(JSON.stringify(this.spec)));
+  }
+}
+
 class User {
   constructor(private readonly email: string) {}
   getEmail(): string {
@@ -732,6 +828,39 @@ export class Sheet {
       rules.map((r) => r.spec),
     );
   }
+  newChart(): EmbeddedChartBuilder {
+    return new EmbeddedChartBuilder();
+  }
+  getCharts(): EmbeddedChart[] {
+    return call<ChartSpec[]>(S, 'charts', this.id).map((c) => new EmbeddedChart(c));
+  }
+  /** One read and one write: the emulator keeps a sheet's charts as one list. */
+  insertChart(chart: EmbeddedChart): void {
+    const charts = call<ChartSpec[]>(S, 'charts', this.id);
+    const next = Math.max(this.id * CHART_IDS_PER_SHEET, ...charts.map((c) => c.id)) + 1;
+    chart.spec.id = next;
+    call(S, 'setCharts', this.id, [...charts, chart.spec]);
+  }
+  updateChart(chart: EmbeddedChart): void {
+    const charts = call<ChartSpec[]>(S, 'charts', this.id);
+    if (!charts.some((c) => c.id === chart.spec.id)) throw new GasException(CHART_MESSAGES.notOnSheet);
+    call(
+      S,
+      'setCharts',
+      this.id,
+      charts.map((c) => (c.id === chart.spec.id ? chart.spec : c)),
+    );
+  }
+  removeChart(chart: EmbeddedChart): void {
+    const charts = call<ChartSpec[]>(S, 'charts', this.id);
+    if (!charts.some((c) => c.id === chart.spec.id)) throw new GasException(CHART_MESSAGES.notOnSheet);
+    call(
+      S,
+      'setCharts',
+      this.id,
+      charts.filter((c) => c.id !== chart.spec.id),
+    );
+  }
   clearConditionalFormatRules(): void {
     call(S, 'setConditionalFormats', this.id, []);
   }
@@ -911,6 +1040,34 @@ export function makeSpreadsheetApp() {
     ProtectionType: enumOf(['RANGE', 'SHEET']),
     WrapStrategy: enumOf(['WRAP', 'OVERFLOW', 'CLIP']),
     Dimension: enumOf(['COLUMNS', 'ROWS']),
+  };
+}
+
+/** The Charts service: only its enums are used with embedded charts. */
+export function makeCharts() {
+  return {
+    ChartType: enumOf([
+      'AREA',
+      'BAR',
+      'BUBBLE',
+      'CANDLESTICK',
+      'COLUMN',
+      'COMBO',
+      'GAUGE',
+      'GEO',
+      'HISTOGRAM',
+      'LINE',
+      'ORG',
+      'PIE',
+      'SCATTER',
+      'SPARKLINE',
+      'STEPPED_AREA',
+      'TABLE',
+      'TIMELINE',
+      'TREEMAP',
+      'WATERFALL',
+    ]),
+    Position: enumOf(['TOP', 'BOTTOM', 'LEFT', 'RIGHT', 'NONE']),
   };
 }
 

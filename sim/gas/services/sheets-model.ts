@@ -3,7 +3,9 @@
  * Writes are validated when called (so errors surface at the call, as in Apps Script) and applied
  * at commit time: flush(), a read of the same sheet by the same execution, or normal completion.
  */
+
 import { GAS_MESSAGES, GasError } from '../errors';
+import { CHART_IDS_PER_SHEET } from '../lib/charts';
 import { type CellValue, coerceUserEntered } from '../lib/coerce';
 
 /** A rectangle on one sheet, 1-based. The guest holds these and sends them back. */
@@ -60,6 +62,16 @@ export interface ConditionalFormatSpec {
   format: { background?: string; fontColor?: string; bold?: boolean; italic?: boolean };
 }
 
+/** An embedded chart: its type, data ranges, anchor cell and options (drawing is not modelled). */
+export interface ChartSpec {
+  /** Unique in the spreadsheet; 0 until inserted. */
+  id: number;
+  type: string;
+  ranges: RangeRef[];
+  position: { row: number; column: number; offsetX: number; offsetY: number };
+  options: Record<string, unknown>;
+}
+
 export interface ProtectionSpec {
   id: number;
   sh: number;
@@ -78,6 +90,7 @@ export class SheetModel {
   frozenRows = 0;
   frozenColumns = 0;
   conditionalFormats: ConditionalFormatSpec[] = [];
+  charts: ChartSpec[] = [];
   /** Column widths, hidden columns, tab colour …: stored so tests can read them back. */
   props: Record<string, unknown> = {};
 
@@ -169,7 +182,8 @@ export type WriteOp =
   | { type: 'frozenRows'; sh: number; n: number }
   | { type: 'frozenColumns'; sh: number; n: number }
   | { type: 'prop'; sh: number; key: string; value: unknown }
-  | { type: 'conditionalFormats'; sh: number; rules: ConditionalFormatSpec[] };
+  | { type: 'conditionalFormats'; sh: number; rules: ConditionalFormatSpec[] }
+  | { type: 'charts'; sh: number; charts: ChartSpec[] };
 
 export interface SpreadsheetInit {
   name: string;
@@ -227,6 +241,11 @@ export class SpreadsheetModel {
     copy.conditionalFormats = structuredClone(source.conditionalFormats).map((rule) => ({
       ...rule,
       ranges: rule.ranges.map((r) => ({ ...r, sh: copy.id })),
+    }));
+    copy.charts = structuredClone(source.charts).map((chart, i) => ({
+      ...chart,
+      id: copy.id * CHART_IDS_PER_SHEET + i + 1,
+      ranges: chart.ranges.map((r) => ({ ...r, sh: copy.id })),
     }));
     copy.props = structuredClone(source.props);
     return copy;
@@ -392,6 +411,9 @@ export class SpreadsheetModel {
         break;
       case 'conditionalFormats':
         sheet.conditionalFormats = op.rules;
+        break;
+      case 'charts':
+        sheet.charts = op.charts;
         break;
     }
   }

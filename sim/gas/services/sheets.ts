@@ -5,6 +5,7 @@ import { type CellValue, displayValue } from '../lib/coerce';
 import { method, type ServiceContext, type ServiceTable } from './index';
 import {
   type CellMeta,
+  type ChartSpec,
   type ConditionalFormatSpec,
   forEachCell,
   type RangeRef,
@@ -268,6 +269,10 @@ export const SHEETS_SERVICE: ServiceTable = {
     writeSheet(ctx, sh, { type: 'conditionalFormats', sh, rules }),
   ),
   conditionalFormats: method('read', (ctx, sh: number) => readSheet(ctx, sh).conditionalFormats),
+  setCharts: method('write', (ctx, sh: number, charts: ChartSpec[]) =>
+    writeSheet(ctx, sh, { type: 'charts', sh, charts }),
+  ),
+  charts: method('read', (ctx, sh: number) => readSheet(ctx, sh).charts),
   protect: method('write', (ctx, sh: number, ref: RangeRef | null) => {
     const model = book(ctx);
     model.sheet(sh);
