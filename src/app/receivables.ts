@@ -8,7 +8,7 @@ import { depositSuggestions } from '../core/deposit-match';
 import { columnLetter, headerIndex, missingHeaders } from '../core/headers';
 import type { LedgerRow, RowChange } from '../core/ledger';
 import type { Masters } from '../core/masters';
-import { AGING_BUCKETS, entriesFromJournals, matchReceivables } from '../core/receivables';
+import { AGING_BUCKETS, entriesFromJournals, matchReceivables, NO_PARTNER } from '../core/receivables';
 import {
   openReceivablesFromValues,
   RECEIVABLE_SECTIONS,
@@ -106,7 +106,7 @@ export function runCheckReceivables(_ctx: RunContext, client: MfClient = mfClien
 
   const openItems = report.open.filter((i) => i.balance > 0);
   const odd = [...report.open, ...report.closed].filter(
-    (i) => i.balance < 0 || i.status === '取消' || i.partner === '（取引先なし）',
+    (i) => i.balance < 0 || i.status === '取消' || i.partner === NO_PARTNER,
   ).length;
   messages.unshift(
     RECEIVABLE_MSG.summary(openItems.length, report.totalBalance, report.overdueCount),

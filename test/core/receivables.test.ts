@@ -10,6 +10,12 @@ import {
   RECEIVABLE_NOTES,
   type ReceivableEntry,
 } from '../../src/core/receivables';
+import {
+  openReceivablesFromValues,
+  RECEIVABLE_SECTIONS,
+  receivableSheetRows,
+} from '../../src/core/receivables-sheet';
+import { RECEIVABLE_HEADERS } from '../../src/core/schema';
 
 const OPTS = { asOf: '2026-11-30', collectionDays: 60, feeTolerance: 880 };
 const YAMADA = '株式会社山田商事';
@@ -314,5 +320,37 @@ describe('receivables properties', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the 売掛金 sheet layout', () => {
+  test('open items, then totals and buckets, then history; the open invoices read back from it', () => {
+    const report = matchReceivables(
+      [
+        bill(YAMADA, '2026-10-01', 30_000),
+        pay(YAMADA, '2026-10-20', 30_000),
+        bill(YAMADA, '2026-11-01', 20_000),
+        bill(SATO, '2026-08-01', 10_000),
+        pay(NO_PARTNER, '2026-11-02', 5_000),
+      ],
+      OPTS,
+    );
+    const rows = receivableSheetRows(report);
+    const firstCol = rows.map((r) => r.取引先 ?? '');
+    assert.deepEqual(firstCol.slice(0, 4), [NO_PARTNER, YAMADA, SATO, '']);
+    assert.ok(firstCol.indexOf(RECEIVABLE_SECTIONS.partners) < firstCol.indexOf(RECEIVABLE_SECTIONS.buckets));
+    assert.ok(firstCol.indexOf(RECEIVABLE_SECTIONS.buckets) < firstCol.indexOf(RECEIVABLE_SECTIONS.closed));
+    const total = rows.find((r) => r.取引先 === RECEIVABLE_SECTIONS.total);
+    assert.equal(total?.残高, 20_000 + 10_000 - 5_000);
+    // Written under the headers (in any column order) and read back for 判定.
+    const headers = [...RECEIVABLE_HEADERS].reverse();
+    const values = [headers, ...rows.map((r) => headers.map((h) => r[h] ?? ''))];
+    assert.deepEqual(openReceivablesFromValues(values), [
+      { partner: YAMADA, date: '2026-11-01', balance: 20_000 },
+      { partner: SATO, date: '2026-08-01', balance: 10_000 },
+    ]);
+    assert.deepEqual(receivableSheetRows(matchReceivables([], OPTS))[0], {
+      取引先: RECEIVABLE_SECTIONS.noOpen,
+    });
   });
 });
