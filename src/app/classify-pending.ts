@@ -9,9 +9,11 @@ import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { readMasters, readRuleValues, readSettings } from '../gas/settings-sheet';
 import { refreshReviewSheet } from './review-sheet';
+import { adoptRuleCandidates, keepRulesCurrent } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 export function runClassify(ctx: RunContext): RunResult {
+  const adopted = adoptRuleCandidates();
   const { rules, problems } = parseRules(readRuleValues());
   const masters = readMasters();
   const messages = problems.map((p) => p.message);
@@ -24,7 +26,7 @@ export function runClassify(ctx: RunContext): RunResult {
     const changes = merge([...ops, ...decisions]);
     writeLedgerChanges(table, changes);
     refreshReviewSheet(applyChanges(table, changes), readSettings().settings.graceMinutes);
-    return { ops, decisions };
+    return { ops, decisions, table, changes };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
   const { ops, decisions } = done.value;
@@ -36,6 +38,8 @@ export function runClassify(ctx: RunContext): RunResult {
     `${decided} 件を判定しました（送信待ち ${approved} 件、要確認 ${review} 件）。` +
       (operations > 0 ? ` 操作 ${operations} 件を反映しました。` : ''),
   );
+  const { table, changes } = done.value;
+  messages.push(...adopted, ...keepRulesCurrent(ctx.who, table, changes, ops, rules, masters));
   return { count: decided, messages, decided, approved, review, operations };
 }
 

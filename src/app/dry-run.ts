@@ -4,6 +4,7 @@
  */
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
 import { escapeHtml } from '../core/html';
+import type { RuleFinding } from '../core/rule-diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
@@ -12,14 +13,20 @@ import { lastImportWindow, lastLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { replaceDataRows } from '../gas/workbook';
 import { importWindow } from './import-transactions';
+import { ruleFindings } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
-export function computeDryRun(ctx: RunContext): { plan: DryRunPlan; settingsProblems: string[] } {
+export function computeDryRun(ctx: RunContext): {
+  plan: DryRunPlan;
+  settingsProblems: string[];
+  rules: RuleFinding[];
+} {
   const { settings, problems } = readSettings();
   const table = readLedger();
   const window = importWindow(settings, today());
+  const masters = readMasters();
   const plan = planDryRun(table, {
-    masters: readMasters(),
+    masters,
     batchLimit: settings.batchLimit,
     who: ctx.who,
     now: new Date().toISOString(),
@@ -28,7 +35,11 @@ export function computeDryRun(ctx: RunContext): { plan: DryRunPlan; settingsProb
     currentWindow: window.label,
     taggedJournalsInMf: table.rows.length === 0 ? taggedJournals(window.start, window.end) : null,
   });
-  return { plan, settingsProblems: problems.map((p) => `${p.cell} ${p.message}`) };
+  return {
+    plan,
+    settingsProblems: problems.map((p) => `${p.cell} ${p.message}`),
+    rules: ruleFindings(table, masters),
+  };
 }
 
 /**
@@ -45,7 +56,7 @@ function taggedJournals(start: string, end: string): number | null {
   }
 }
 
-function writePlan(plan: DryRunPlan): void {
+function writePlan(plan: DryRunPlan, rules: readonly RuleFinding[]): void {
   const rows = plan.lines.map((l) => {
     const r = l.record;
     const record: Record<(typeof DRY_RUN_HEADERS)[number], unknown> = {
@@ -64,10 +75,38 @@ function writePlan(plan: DryRunPlan): void {
     };
     return record;
   });
+  for (const f of rules) rows.push(ruleFindingRow(f));
   replaceDataRows(SHEET.dryRun, rows);
 }
 
-function dialogHtml(plan: DryRunPlan): string {
+/** A rule diagnosis as a ドライラン row (区分 ルール), after the 台帳 rows. */
+function ruleFindingRow(f: RuleFinding): Record<(typeof DRY_RUN_HEADERS)[number], unknown> {
+  const record: Record<(typeof DRY_RUN_HEADERS)[number], unknown> = {
+    区分: 'ルール',
+    キー: `ルール ${f.rowNumber}行目`,
+    状態: '',
+    取引日: '',
+    入出金: '',
+    金額: '',
+    摘要: f.keyword,
+    勘定科目: f.account,
+    補助科目: '',
+    税区分: '',
+    取引先: '',
+    内容: f.message,
+  };
+  return record;
+}
+
+function rulesHtml(rules: readonly RuleFinding[]): string {
+  if (rules.length === 0) return '<h3>ルールの診断</h3><p>気になる点はありません。</p>';
+  const items = rules
+    .map((f) => `<li>ルール ${f.rowNumber}行目『${escapeHtml(f.keyword)}』: ${escapeHtml(f.message)}</li>`)
+    .join('');
+  return `<h3>ルールの診断（${rules.length} 件）</h3><ul class="rules">${items}</ul>`;
+}
+
+function dialogHtml(plan: DryRunPlan, rules: readonly RuleFinding[]): string {
   const counts = Object.entries(plan.counts)
     .map(([k, n]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${n} 件</td></tr>`)
     .join('');
@@ -77,17 +116,17 @@ function dialogHtml(plan: DryRunPlan): string {
       : `<ul>${plan.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>`;
   return `<!doctype html><html lang="ja"><head><meta charset="utf-8"><style>
 body{font-family:sans-serif;font-size:14px;margin:12px}table{border-collapse:collapse}th,td{padding:4px 12px;text-align:left;border-bottom:1px solid #ddd}
-li{margin:4px 0;color:#a61b1b}</style></head><body>
-<h2>ドライラン（まだ何も登録していません）</h2><table>${counts}</table><h3>注意点</h3>${warnings}
+li{margin:4px 0;color:#a61b1b}ul.rules li{color:#7f6000}</style></head><body>
+<h2>ドライラン（まだ何も登録していません）</h2><table>${counts}</table><h3>注意点</h3>${warnings}${rulesHtml(rules)}
 <p>行ごとの内容はシート「ドライラン」にあります。</p></body></html>`;
 }
 
 export function runDryRun(ctx: RunContext): RunResult {
-  const { plan, settingsProblems } = computeDryRun(ctx);
-  writePlan(plan);
+  const { plan, settingsProblems, rules } = computeDryRun(ctx);
+  writePlan(plan, rules);
   if (!ctx.fromTrigger) {
     try {
-      const html = HtmlService.createHtmlOutput(dialogHtml(plan)).setWidth(520).setHeight(420);
+      const html = HtmlService.createHtmlOutput(dialogHtml(plan, rules)).setWidth(520).setHeight(420);
       SpreadsheetApp.getUi().showModalDialog(html, 'ドライラン');
     } catch (_e) {
       // Run from the editor: no UI. The sheet has the plan.
@@ -98,8 +137,16 @@ export function runDryRun(ctx: RunContext): RunResult {
     `送信予定 ${c.送信予定} 件、照合待ち ${c.照合待ち} 件、要確認 ${c.要確認} 件、失敗 ${c.失敗} 件。`,
     ...plan.warnings,
     ...settingsProblems,
+    ...rules.map((f) => `ルール ${f.rowNumber}行目: ${f.message}`),
   ];
-  return { count: c.送信予定, messages, counts: plan.counts, warnings: plan.warnings, toSend: plan.toSend };
+  return {
+    count: c.送信予定,
+    messages,
+    counts: plan.counts,
+    warnings: plan.warnings,
+    toSend: plan.toSend,
+    ruleFindings: rules,
+  };
 }
 
 export function dryRun(e?: unknown) {

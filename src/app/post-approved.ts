@@ -4,7 +4,7 @@
  */
 import { fingerprint } from '../core/fingerprint';
 import { isMfKey, remoteTag } from '../core/keys';
-import type { LedgerRecord } from '../core/ledger';
+import type { LedgerRecord, LedgerRow, RowChange } from '../core/ledger';
 import { type Masters, resolvePosting } from '../core/masters';
 import type { Claimed, SendResult } from '../core/posting';
 import { type PostingSummary, postApproved as runProtocol, type SenderPort } from '../core/protocol';
@@ -19,6 +19,7 @@ import { readMasters, readSettings } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
 import type { SendOutcome } from '../mf/types';
 import { importWindow } from './import-transactions';
+import { learnFromApprovals } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 /** MF's remark is limited to 200 characters. */
@@ -144,6 +145,7 @@ export function runPost(ctx: RunContext, client?: MfClient): RunResult {
   }
   const masters = readMasters();
   const clock = scriptClock();
+  const applied: { rows: readonly LedgerRow[]; ops: readonly RowChange[] }[] = [];
   const summary = runProtocol({
     ledger: {
       read: () => readLedger(sheet),
@@ -156,7 +158,10 @@ export function runPost(ctx: RunContext, client?: MfClient): RunResult {
     who: ctx.who,
     startedAt: ctx.startedAt,
     batchLimit: settings.batchLimit,
+    onOperations: (rows, ops) => applied.push({ rows, ops }),
   });
+  // Approvals consumed here (not by classifyPending) still teach ルール候補; after the lock is released.
+  for (const a of applied) messages.push(...learnFromApprovals(ctx.who, a.rows, a.ops));
   if (summary.busy) {
     return {
       ...summary,

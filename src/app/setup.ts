@@ -16,6 +16,7 @@ import {
 import { MfApiError } from '../mf/errors';
 import { formatLedger } from '../ui/ledger-format';
 import { fetchMasters } from './masters';
+import { setupRuleSheets } from './rule-sheet';
 import { type RunResult, runEntry } from './run';
 
 export interface SetupSummary extends RunResult {
@@ -53,6 +54,7 @@ export function runSetup(): SetupSummary {
   formatLedger(ensureSheet(SHEET.ledger).sheet);
   summary.addedSettings = addMissingSettings();
   summary.messages.push(refreshMasters());
+  summary.messages.push(...setupRuleSheets());
   summary.messages.push(scheduleMessage());
   if (summary.addedSettings.length > 0) summary.messages.push(MSG.settingsAdded(summary.addedSettings));
   const headerCount = Object.values(summary.addedHeaders).reduce((n, h) => n + h.length, 0);

@@ -4,7 +4,7 @@
  * Each phase is a named function with an explicit result; the ports hide Apps Script.
  */
 import { claimChunk, STOP_SENDING_AT_MS } from './budget';
-import type { LedgerTable, RowChange } from './ledger';
+import type { LedgerRow, LedgerTable, RowChange } from './ledger';
 import type { Masters } from './masters';
 import { applyOperations } from './operations';
 import {
@@ -51,6 +51,8 @@ export interface PostingInput {
   /** When the execution started (Apps Script has no API for it: the handler records it on entry). */
   startedAt: number;
   batchLimit: number;
+  /** Sees the 操作 applied at each claim (rows as read): rule learning needs the approvals. */
+  onOperations?(rows: readonly LedgerRow[], operations: readonly RowChange[]): void;
 }
 
 export interface PostingSummary {
@@ -78,6 +80,7 @@ function claimPhase(
   const now = input.clock.iso();
   const table = input.ledger.read();
   const operations = applyOperations(table.rows, input.masters, input.who, now);
+  if (operations.length > 0) input.onOperations?.(table.rows, operations);
   const afterOps = applyChanges(table, operations);
   const guards = guardDuplicateKeys(afterOps.rows, now);
   const afterGuards = applyChanges(afterOps, guards);

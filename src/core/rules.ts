@@ -322,7 +322,7 @@ export function describeRule(rule: Omit<Rule, 'text'>): string {
   return `ルール#${rule.priority}: ${conditions.join('・')} → ${target}`;
 }
 
-function compareRules(a: Rule, b: Rule): number {
+export function compareRules(a: Rule, b: Rule): number {
   return a.priority - b.priority || a.rowNumber - b.rowNumber;
 }
 
@@ -492,24 +492,53 @@ function isSorted(rules: readonly Rule[]): boolean {
   return true;
 }
 
+/** A statement line normalised once, so that checking it against many rules does not redo NFKC. */
+export interface PreparedLine {
+  text: string;
+  form: string;
+  direction: string;
+  amount: number;
+  account: string;
+}
+
+export function prepareLine(line: RuleLine): PreparedLine {
+  const text = normalizeText(line.description);
+  return {
+    text,
+    form: text.toLowerCase(),
+    direction: normalizeText(line.direction),
+    amount: line.amount,
+    account: matchForm(line.account),
+  };
+}
+
+/** 口座 lists per rule object: split and normalised once, not once per row. */
+const accountCache = new WeakMap<Rule, string[] | null>();
+
+function ruleAccounts(rule: Rule): string[] | null {
+  if (!accountCache.has(rule)) accountCache.set(rule, accountList(rule.account));
+  return accountCache.get(rule) ?? null;
+}
+
+/** Whether every condition of `rule` holds for the line (ignores 有効: callers decide). */
+export function ruleMatches(rule: Rule, line: PreparedLine): boolean {
+  if (rule.direction !== null && rule.direction !== line.direction) return false;
+  // Written as negated >= / <= so that a NaN amount never satisfies a bound.
+  if (rule.minAmount !== null && !(line.amount >= rule.minAmount)) return false;
+  if (rule.maxAmount !== null && !(line.amount <= rule.maxAmount)) return false;
+  const accounts = ruleAccounts(rule);
+  // 口座 in the 台帳 is "<account> <sub-account>" for MF lines: a rule may name the account alone.
+  if (accounts !== null && !accounts.some((a) => line.account === a || line.account.startsWith(`${a} `)))
+    return false;
+  return keywordMatches(rule, line.form, line.text);
+}
+
 /** The first enabled rule, by priority then row, whose every condition holds for the line. */
 export function matchRule(rules: readonly Rule[], line: RuleLine): Rule | null {
   const ordered = isSorted(rules) ? rules : [...rules].sort(compareRules);
-  const text = normalizeText(line.description);
-  const form = text.toLowerCase();
-  const direction = normalizeText(line.direction);
-  const account = matchForm(line.account);
+  const prepared = prepareLine(line);
   for (const rule of ordered) {
-    if (!rule.enabled) continue;
-    if (rule.direction !== null && rule.direction !== direction) continue;
-    // Written as negated >= / <= so that a NaN amount never satisfies a bound.
-    if (rule.minAmount !== null && !(line.amount >= rule.minAmount)) continue;
-    if (rule.maxAmount !== null && !(line.amount <= rule.maxAmount)) continue;
-    const accounts = accountList(rule.account);
-    // 口座 in the 台帳 is "<account> <sub-account>" for MF lines: a rule may name the account alone.
-    if (accounts !== null && !accounts.some((a) => account === a || account.startsWith(`${a} `))) continue;
-    if (!keywordMatches(rule, form, text)) continue;
-    return rule;
+    if (rule.enabled && ruleMatches(rule, prepared)) return rule;
   }
   return null;
 }
@@ -521,7 +550,7 @@ export function matchRule(rules: readonly Rule[], line: RuleLine): Rule | null {
  * True when every description `narrow` matches is also matched by `wide` (non-regex keywords in
  * match form). Sound, not complete: it only answers yes when containment is certain.
  */
-function keywordCovers(wide: Rule, narrow: Rule): boolean {
+export function keywordCovers(wide: Rule, narrow: Rule): boolean {
   if (wide.matchType === '正規表現' || narrow.matchType === '正規表現') {
     return wide.matchType === narrow.matchType && regexSource(wide.keyword) === regexSource(narrow.keyword);
   }
@@ -539,7 +568,7 @@ function keywordCovers(wide: Rule, narrow: Rule): boolean {
   }
 }
 
-function conditionsCover(wide: Rule, narrow: Rule): boolean {
+export function conditionsCover(wide: Rule, narrow: Rule): boolean {
   if (wide.direction !== null && wide.direction !== narrow.direction) return false;
   if (wide.minAmount !== null && (narrow.minAmount === null || narrow.minAmount < wide.minAmount))
     return false;
@@ -548,7 +577,9 @@ function conditionsCover(wide: Rule, narrow: Rule): boolean {
   const wideAccounts = accountList(wide.account);
   if (wideAccounts !== null) {
     const narrowAccounts = accountList(narrow.account);
-    if (narrowAccounts === null || !narrowAccounts.every((a) => wideAccounts.includes(a))) return false;
+    // A narrow "A 普通" lies inside a wide "A": the 台帳 口座 it matches starts with "A ".
+    const inside = (a: string) => wideAccounts.some((w) => a === w || a.startsWith(`${w} `));
+    if (narrowAccounts === null || !narrowAccounts.every(inside)) return false;
   }
   return true;
 }
@@ -559,20 +590,25 @@ function conditionsCover(wide: Rule, narrow: Rule): boolean {
  * overlaps that are only partial, and regular expressions other than identical ones, are not reported.
  */
 export function diagnoseRules(rules: readonly Rule[]): RuleNote[] {
+  return shadowingPairs(rules).map(({ narrow, wide }) => ({
+    rowNumber: narrow.rowNumber,
+    message: RULE_MSG.shadowed(narrow.rowNumber, wide.rowNumber, wide.priority),
+  }));
+}
+
+/** Each enabled rule that can never be chosen, with the first earlier rule that always wins over it. */
+export function shadowingPairs(rules: readonly Rule[]): { narrow: Rule; wide: Rule }[] {
   const ordered = isSorted(rules) ? rules : [...rules].sort(compareRules);
-  const notes: RuleNote[] = [];
+  const pairs: { narrow: Rule; wide: Rule }[] = [];
   for (let j = 0; j < ordered.length; j++) {
     const narrow = ordered[j];
     if (!narrow.enabled) continue;
     for (let i = 0; i < j; i++) {
       const wide = ordered[i];
       if (!wide.enabled || !keywordCovers(wide, narrow) || !conditionsCover(wide, narrow)) continue;
-      notes.push({
-        rowNumber: narrow.rowNumber,
-        message: RULE_MSG.shadowed(narrow.rowNumber, wide.rowNumber, wide.priority),
-      });
+      pairs.push({ narrow, wide });
       break;
     }
   }
-  return notes;
+  return pairs;
 }

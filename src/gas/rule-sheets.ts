@@ -1,0 +1,60 @@
+/**
+ * ルール and ルール候補 sheets for rule upkeep: one read and at most one write per sheet per pass.
+ */
+import { headerIndex } from '../core/headers';
+import { SHEET } from '../core/schema';
+import { toCells } from './cells';
+import { ensureRows, ensureSheet } from './workbook';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+export function rulesSheet(): Sheet {
+  return ensureSheet(SHEET.rules).sheet;
+}
+
+export function candidatesSheet(): Sheet {
+  return ensureSheet(SHEET.ruleCandidates).sheet;
+}
+
+/** The whole sheet in one getValues (header row first). */
+export function sheetValues(sheet: Sheet): unknown[][] {
+  return sheet.getDataRange().getValues();
+}
+
+/**
+ * Writes the 診断 column (rows 2 onwards) in one call. `header` is row 1 as read with the cells, so
+ * the column is where it was when the diagnosis was computed. No 診断 header: nothing to write.
+ */
+export function writeDiagnosisColumn(
+  sheet: Sheet,
+  header: readonly unknown[],
+  cells: readonly string[],
+): void {
+  const col = headerIndex(header).get('診断');
+  if (col === undefined || cells.length === 0) return;
+  sheet.getRange(2, col + 1, cells.length, 1).setValues(toCells(cells.map((c) => [c])));
+}
+
+/** Rewrites ルール候補 data rows 2..n+1 (every column, people's own included) in one call. */
+export function writeCandidateRows(sheet: Sheet, rows: readonly unknown[][]): void {
+  if (rows.length === 0) return;
+  const width = Math.max(...rows.map((r) => r.length));
+  const padded = rows.map((r) => [...r, ...new Array(width - r.length).fill('')]);
+  ensureRows(sheet, rows.length + 1);
+  sheet.getRange(2, 1, padded.length, width).setValues(toCells(padded));
+}
+
+/** 採用 as checkboxes down the sheet (idempotent; setup runs it again after people move columns). */
+export function formatCandidateSheet(sheet: Sheet): void {
+  const width = sheet.getLastColumn();
+  if (width === 0) return;
+  const col = headerIndex(sheet.getRange(1, 1, 1, width).getValues()[0]).get('採用');
+  if (col === undefined) return;
+  const rows = sheet.getMaxRows() - 1;
+  if (rows < 1) return;
+  const checkbox = SpreadsheetApp.newDataValidation()
+    .requireCheckbox()
+    .setHelpText('チェックを入れると、次の「判定する」または定期実行でルールに追加します。')
+    .build();
+  sheet.getRange(2, col + 1, rows, 1).setDataValidation(checkbox);
+}
