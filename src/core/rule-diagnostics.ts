@@ -17,10 +17,10 @@ import {
   prepareLine,
   type Rule,
   type RuleLine,
-  ruleMatches,
+  ruleMatcher,
   shadowingPairs,
 } from './rules';
-import { normalizeText } from './text';
+import { matchForm, normalizeText } from './text';
 
 /** What the 診断 cell says about a rule without problems: a person sees it was checked. */
 export const DIAGNOSIS_OK = 'OK';
@@ -80,11 +80,34 @@ function conditionsMeet(a: Rule, b: Rule): boolean {
 }
 
 /**
+ * Which rules could match a line, by the first two characters of their keyword: a line is only
+ * checked against rules whose keyword start occurs in it (plus regexes and one-character keywords),
+ * so the 台帳 pass costs O(lines × line length), not O(lines × rules), for a few hundred rules.
+ */
+function keywordIndex(rules: readonly Rule[]): (line: PreparedLine) => Rule[] {
+  const order = new Map(rules.map((r, i) => [r, i]));
+  const always: Rule[] = [];
+  const byStart = new Map<string, Rule[]>();
+  for (const rule of rules) {
+    const form = matchForm(rule.keyword);
+    if (rule.matchType === '正規表現' || form.length < 2) always.push(rule);
+    else byStart.set(form.slice(0, 2), [...(byStart.get(form.slice(0, 2)) ?? []), rule]);
+  }
+  return (line) => {
+    const found = new Set<Rule>(always);
+    for (let i = 0; i + 2 <= line.form.length; i++) {
+      for (const r of byStart.get(line.form.slice(i, i + 2)) ?? []) found.add(r);
+    }
+    return [...found].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  };
+}
+
+/**
  * For each enabled rule, the earlier rules with other names that take 台帳 rows it also matches, and
  * how many. Lines are grouped so that repeated statement lines are matched once.
  */
 function rowOverlaps(rules: readonly Rule[], lines: readonly RuleLine[]): Map<Rule, Map<Rule, number>> {
-  const enabled = rules.filter((r) => r.enabled);
+  const candidates = keywordIndex(rules.filter((r) => r.enabled));
   const groups = new Map<string, { line: PreparedLine; n: number }>();
   for (const l of lines) {
     const line = prepareLine(l);
@@ -96,8 +119,8 @@ function rowOverlaps(rules: readonly Rule[], lines: readonly RuleLine[]): Map<Ru
   const out = new Map<Rule, Map<Rule, number>>();
   for (const { line, n } of groups.values()) {
     let winner: Rule | null = null;
-    for (const rule of enabled) {
-      if (!ruleMatches(rule, line)) continue;
+    for (const rule of candidates(line)) {
+      if (!ruleMatcher(rule)(line)) continue;
       if (winner === null) {
         winner = rule;
         continue;

@@ -467,24 +467,16 @@ function parseEnabled(value: unknown): boolean | null {
 // ---------------------------------------------------------------------------------------------
 // Matching
 
-function keywordMatches(rule: Rule, form: string, text: string): boolean {
-  if (rule.matchType === '正規表現') {
-    const regex = cachedRegex(rule.keyword);
-    if (!regex) return false;
-    return regex.test(text.slice(0, REGEX_INPUT_LIMIT));
+/** Keyword match forms per keyword text: NFKC once, not once per row and rule. */
+const keywordForms = new Map<string, string>();
+
+function keywordForm(keyword: string): string {
+  let form = keywordForms.get(keyword);
+  if (form === undefined) {
+    form = matchForm(keyword);
+    keywordForms.set(keyword, form);
   }
-  const keyword = matchForm(rule.keyword);
-  if (keyword === '') return false;
-  switch (rule.matchType) {
-    case '完全一致':
-      return form === keyword;
-    case '部分一致':
-      return form.includes(keyword);
-    case '前方一致':
-      return form.startsWith(keyword);
-    case '後方一致':
-      return form.endsWith(keyword);
-  }
+  return form;
 }
 
 function isSorted(rules: readonly Rule[]): boolean {
@@ -512,25 +504,50 @@ export function prepareLine(line: RuleLine): PreparedLine {
   };
 }
 
-/** 口座 lists per rule object: split and normalised once, not once per row. */
-const accountCache = new WeakMap<Rule, string[] | null>();
-
-function ruleAccounts(rule: Rule): string[] | null {
-  if (!accountCache.has(rule)) accountCache.set(rule, accountList(rule.account));
-  return accountCache.get(rule) ?? null;
-}
-
 /** Whether every condition of `rule` holds for the line (ignores 有効: callers decide). */
 export function ruleMatches(rule: Rule, line: PreparedLine): boolean {
-  if (rule.direction !== null && rule.direction !== line.direction) return false;
-  // Written as negated >= / <= so that a NaN amount never satisfies a bound.
-  if (rule.minAmount !== null && !(line.amount >= rule.minAmount)) return false;
-  if (rule.maxAmount !== null && !(line.amount <= rule.maxAmount)) return false;
-  const accounts = ruleAccounts(rule);
-  // 口座 in the 台帳 is "<account> <sub-account>" for MF lines: a rule may name the account alone.
-  if (accounts !== null && !accounts.some((a) => line.account === a || line.account.startsWith(`${a} `)))
-    return false;
-  return keywordMatches(rule, line.form, line.text);
+  return ruleMatcher(rule)(line);
+}
+
+const matchers = new WeakMap<Rule, (line: PreparedLine) => boolean>();
+
+/**
+ * The rule as one function over prepared lines, its keyword form and 口座 list computed once: the
+ * diagnostics check every 台帳 line against every rule. Cheap conditions and the keyword first.
+ */
+export function ruleMatcher(rule: Rule): (line: PreparedLine) => boolean {
+  const cached = matchers.get(rule);
+  if (cached) return cached;
+  const { direction, minAmount, maxAmount } = rule;
+  const accounts = accountList(rule.account);
+  const keyword = keywordForm(rule.keyword);
+  const regex = rule.matchType === '正規表現' ? cachedRegex(rule.keyword) : null;
+  const keywordHolds = (line: PreparedLine): boolean => {
+    switch (rule.matchType) {
+      case '正規表現':
+        return regex !== null && regex.test(line.text.slice(0, REGEX_INPUT_LIMIT));
+      case '完全一致':
+        return line.form === keyword;
+      case '部分一致':
+        return line.form.includes(keyword);
+      case '前方一致':
+        return line.form.startsWith(keyword);
+      case '後方一致':
+        return line.form.endsWith(keyword);
+    }
+  };
+  const matcher = (line: PreparedLine): boolean => {
+    if (direction !== null && direction !== line.direction) return false;
+    if (keyword === '' && rule.matchType !== '正規表現') return false;
+    if (!keywordHolds(line)) return false;
+    // Written as negated >= / <= so that a NaN amount never satisfies a bound.
+    if (minAmount !== null && !(line.amount >= minAmount)) return false;
+    if (maxAmount !== null && !(line.amount <= maxAmount)) return false;
+    // 口座 in the 台帳 is "<account> <sub-account>" for MF lines: a rule may name the account alone.
+    return accounts === null || accounts.some((a) => line.account === a || line.account.startsWith(`${a} `));
+  };
+  matchers.set(rule, matcher);
+  return matcher;
 }
 
 /** The first enabled rule, by priority then row, whose every condition holds for the line. */

@@ -275,7 +275,7 @@ describe('diagnoseRuleSheet', () => {
   });
 
   test('property: the overlap count is the number of lines the rule matches but an earlier rule with another account takes', () => {
-    const words = ['ｱ', 'ｲ', 'ｱｲ'];
+    const words = ['ｱ', 'ｲ', 'ｱｲ', 'ｲｳ', 'ｱｲｳ'];
     const cellsArb: fc.Arbitrary<Cells> = fc.record({
       優先度: fc.integer({ min: 1, max: 3 }),
       キーワード: fc.constantFrom(...words),
@@ -283,7 +283,7 @@ describe('diagnoseRuleSheet', () => {
       勘定科目: fc.constantFrom('消耗品費', '新聞図書費'),
     });
     const lineArb: fc.Arbitrary<RuleLine> = fc.record({
-      description: fc.constantFrom(...words, 'ｱｲｱ', 'ｳ'),
+      description: fc.constantFrom(...words, 'ｱｲｱ', 'ｳ', 'ｳｱｲ', 'ｱｲｱｲｳ', 'ｲｳｱ'),
       direction: fc.constantFrom('入金', '出金'),
       amount: fc.constant(1),
       account: fc.constant('A'),
