@@ -525,7 +525,7 @@ export function ruleMatcher(rule: Rule): (line: PreparedLine) => boolean {
   const keywordHolds = (line: PreparedLine): boolean => {
     switch (rule.matchType) {
       case '正規表現':
-        return regex !== null && regex.test(line.text.slice(0, REGEX_INPUT_LIMIT));
+        return regex ? regex.test(line.text.slice(0, REGEX_INPUT_LIMIT)) : false;
       case '完全一致':
         return line.form === keyword;
       case '部分一致':
