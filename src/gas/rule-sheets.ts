@@ -2,9 +2,9 @@
  * ルール and ルール候補 sheets for rule upkeep: one read and at most one write per sheet per pass.
  */
 import { headerIndex } from '../core/headers';
-import { SHEET } from '../core/schema';
+import { RULE_CANDIDATE_HEADERS, SHEET } from '../core/schema';
 import { toCells } from './cells';
-import { ensureRows, ensureSheet } from './workbook';
+import { appendHeaders, ensureRows, ensureSheet, formatHeaderRow } from './workbook';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -12,8 +12,15 @@ export function rulesSheet(): Sheet {
   return ensureSheet(SHEET.rules).sheet;
 }
 
+/** ルール候補, created with its headers when a book set up before it existed has none yet. */
 export function candidatesSheet(): Sheet {
-  return ensureSheet(SHEET.ruleCandidates).sheet;
+  const { sheet, created } = ensureSheet(SHEET.ruleCandidates);
+  if (created) {
+    appendHeaders(sheet, RULE_CANDIDATE_HEADERS);
+    formatHeaderRow(sheet, RULE_CANDIDATE_HEADERS.length);
+    formatCandidateSheet(sheet);
+  }
+  return sheet;
 }
 
 /** The whole sheet in one getValues (header row first). */

@@ -306,6 +306,49 @@ describe('ルール候補', () => {
     assert.equal(rs.meta(rs.lastRow(), column(w, 'ルール', 'キーワード'))?.formula, undefined);
   });
 
+  test('with 自動実行 オフ, the scheduled run still adopts a ticked candidate', () => {
+    const w = kichoWorld({ window: ['2026-01-01', '2026-03-31'] });
+    w.run('importTransactions');
+    w.run('classifyPending');
+    const row = w.ledger().find((x) => x.摘要 === 'ﾃﾞﾝｷﾀﾞｲ');
+    assert.ok(row);
+    approve(w, String(row.キー), '水道光熱費');
+    w.run('classifyPending');
+    const before = rules(w).length;
+    w.run('runScheduled', { kind: 'trigger' });
+    assert.equal(rules(w).length, before, 'not ticked: nothing');
+    type(w, 'ルール候補', 2, '採用', true);
+    const r = w.run('runScheduled', { kind: 'trigger' });
+    assert.equal(r.status, 'ok', JSON.stringify(r.error));
+    assert.equal(rules(w).length, before + 1);
+    assert.equal(rules(w).at(-1)?.キーワード, 'デンキダイ');
+    assert.ok(
+      records(w.emu, 'ログ').some(
+        (l) => l.処理 === '定期実行' && String(l.メッセージ).includes('ルール候補『デンキダイ』'),
+      ),
+    );
+  });
+
+  test('a book set up before ルール候補 existed gets the sheet, with headers, at the first approval', () => {
+    const w = kichoWorld({ window: ['2026-01-01', '2026-03-31'] });
+    const x = w.emu.open({ user: 'owner@example.com' });
+    x.eval(`const b = SpreadsheetApp.getActiveSpreadsheet(); b.deleteSheet(b.getSheetByName('ルール候補'));`);
+    x.end();
+    assert.equal(
+      w.emu.world.spreadsheet.sheets.find((s) => s.name === 'ルール候補'),
+      undefined,
+    );
+    w.run('importTransactions');
+    w.run('classifyPending');
+    const row = w.ledger().find((x) => x.摘要 === 'ﾃﾞﾝｷﾀﾞｲ');
+    assert.ok(row);
+    approve(w, String(row.キー), '水道光熱費');
+    w.run('classifyPending');
+    const [c] = candidates(w);
+    assert.equal(c.キーワード, 'デンキダイ');
+    assert.equal(c.勘定科目, '水道光熱費');
+  });
+
   test('setup formats 採用 as checkboxes', () => {
     const w = kichoWorld();
     const s = sheetOf(w, 'ルール候補');
