@@ -39,7 +39,7 @@ export const CANDIDATE_MSG = {
   learnt: (added: number, updated: number): string =>
     `承認された行から、ルール候補を ${added} 件追加、${updated} 件更新しました。使うときはシート「ルール候補」の「採用」にチェックを入れてください。`,
   adopted: (keyword: string, account: string, row: number, priority: number): string =>
-    `ルール候補『${keyword}』（${account}）を、ルール ${row}行目に追加しました（優先度 ${priority}、自動承認 いいえ）。`,
+    `ルール候補『${keyword}』（${account}）を、ルール ${row}行目に追加しました（優先度 ${priority}、自動承認 いいえ）。これから判定する明細に使います（判定済みの行はそのままです）。`,
   placedBefore: (rule: Rule): string =>
     `優先度 ${rule.priority} の『${rule.keyword}』（${rule.勘定科目}）より先に調べます。`,
   adoptedStatus: (row: number, priority: number): string =>
