@@ -47,7 +47,7 @@ export function adoptRuleCandidates(): string[] {
     const rules = rulesSheet();
     const adoption = planAdoption(table, sheetValues(rules), new Date().toISOString());
     appendRecords(rules, adoption.newRules);
-    writeCandidateRows(sheet, adoption.table.rows);
+    writeCandidateRows(sheet, adoption.table.columns, adoption.table.rows);
     return adoption.messages;
   });
   return done ? done.value : [RULE_SHEET_MSG.busy];
@@ -79,7 +79,7 @@ export function learnFromApprovals(
       who,
       now: new Date().toISOString(),
     });
-    if (learnt.added + learnt.updated > 0) writeCandidateRows(sheet, learnt.table.rows);
+    if (learnt.added + learnt.updated > 0) writeCandidateRows(sheet, learnt.table.columns, learnt.table.rows);
     return learnt;
   });
   if (!done) return [RULE_SHEET_MSG.busy];

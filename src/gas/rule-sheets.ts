@@ -42,13 +42,30 @@ export function writeDiagnosisColumn(
   sheet.getRange(2, col + 1, cells.length, 1).setValues(toCells(cells.map((c) => [c])));
 }
 
-/** Rewrites ルール候補 data rows 2..n+1 (every column, people's own included) in one call. */
-export function writeCandidateRows(sheet: Sheet, rows: readonly unknown[][]): void {
+/**
+ * Rewrites our columns of the ルール候補 data rows 2..n+1: one write per run of adjacent columns of
+ * ours (one, unless people inserted a column between them). Columns people added are never written,
+ * so their formulas and dates stay as they are.
+ */
+export function writeCandidateRows(
+  sheet: Sheet,
+  columns: ReadonlyMap<string, number>,
+  rows: readonly unknown[][],
+): void {
   if (rows.length === 0) return;
-  const width = Math.max(...rows.map((r) => r.length));
-  const padded = rows.map((r) => [...r, ...new Array(width - r.length).fill('')]);
+  const ours = RULE_CANDIDATE_HEADERS.map((h) => columns.get(h))
+    .filter((c): c is number => c !== undefined)
+    .sort((x, y) => x - y);
   ensureRows(sheet, rows.length + 1);
-  sheet.getRange(2, 1, padded.length, width).setValues(toCells(padded));
+  let start = 0;
+  for (let i = 1; i <= ours.length; i++) {
+    if (i < ours.length && ours[i] === ours[i - 1] + 1) continue;
+    const from = ours[start];
+    const to = ours[i - 1];
+    const block = rows.map((r) => Array.from({ length: to - from + 1 }, (_, k) => r[from + k] ?? ''));
+    sheet.getRange(2, from + 1, rows.length, to - from + 1).setValues(toCells(block));
+    start = i;
+  }
 }
 
 /** 採用 as checkboxes down the sheet (idempotent; setup runs it again after people move columns). */

@@ -349,6 +349,30 @@ describe('ルール候補', () => {
     assert.equal(c.勘定科目, '水道光熱費');
   });
 
+  test('a column people added to ルール候補 keeps its formulas and dates when candidates are updated', () => {
+    const w = kichoWorld({ window: ['2026-01-01', '2026-03-31'] });
+    w.run('importTransactions');
+    w.run('classifyPending');
+    const denki = w.ledger().filter((x) => x.摘要 === 'ﾃﾞﾝｷﾀﾞｲ');
+    approve(w, String(denki[0].キー), '水道光熱費');
+    w.run('classifyPending');
+    const s = sheetOf(w, 'ルール候補');
+    const col = s.lastColumn() + 1;
+    s.setValue(1, col, '人のメモ');
+    // A formula as a person typed it: its value and the formula behind it.
+    s.setValue(2, col, 2);
+    s.updateMeta(2, col, { formula: '=1+1' });
+    const note = new Date('2026-12-01T00:00:00+09:00');
+    s.setValue(3, col, note);
+    approve(w, String(denki[1].キー), '水道光熱費');
+    approve(w, String(w.ledger().find((x) => x.摘要 === 'ﾓﾊﾞｲﾙｽｲｶ ﾁﾔｰｼﾞ')?.キー), '旅費交通費');
+    w.run('classifyPending');
+    assert.equal(candidates(w).length, 2);
+    assert.equal(s.meta(2, col)?.formula, '=1+1', 'a person’s formula is not ours to rewrite');
+    assert.equal(candidates(w)[1].キーワード, 'モバイルスイカ チヤージ');
+    assert.equal(String(s.value(3, col)), String(note));
+  });
+
   test('setup formats 採用 as checkboxes', () => {
     const w = kichoWorld();
     const s = sheetOf(w, 'ルール候補');
