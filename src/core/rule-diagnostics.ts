@@ -63,10 +63,9 @@ function withoutRowPrefix(message: string): string {
   return message.replace(/^ルール \d+行目: /, '');
 }
 
-function sameNames(a: Rule, b: Rule): boolean {
-  return (['勘定科目', '補助科目', '税区分', '取引先'] as const).every(
-    (f) => normalizeText(a[f]) === normalizeText(b[f]),
-  );
+/** Same 勘定科目 and 補助科目: a different 税区分 or 取引先 alone is not worth a warning. */
+function sameAccount(a: Rule, b: Rule): boolean {
+  return (['勘定科目', '補助科目'] as const).every((f) => normalizeText(a[f]) === normalizeText(b[f]));
 }
 
 /** Some amount satisfies both rules' bounds, their directions agree and their 口座 can meet. */
@@ -125,7 +124,7 @@ function rowOverlaps(rules: readonly Rule[], lines: readonly RuleLine[]): Map<Ru
         winner = rule;
         continue;
       }
-      if (sameNames(winner, rule)) continue;
+      if (sameAccount(winner, rule)) continue;
       const byWinner = out.get(rule) ?? new Map<Rule, number>();
       byWinner.set(winner, (byWinner.get(winner) ?? 0) + n);
       out.set(rule, byWinner);
@@ -182,7 +181,7 @@ export function diagnoseRuleSheet(
     // loses every line where both rules' other conditions hold.
     for (let i = 0; i < j; i++) {
       const earlier = ordered[i];
-      if (!earlier.enabled || shadowedBy.has(earlier) || sameNames(earlier, rule)) continue;
+      if (!earlier.enabled || shadowedBy.has(earlier) || sameAccount(earlier, rule)) continue;
       if (keywordCovers(earlier, rule) && conditionsMeet(earlier, rule) && !conditionsCover(earlier, rule)) {
         say(row, DIAGNOSIS_MSG.overlapKeyword(earlier));
         break;

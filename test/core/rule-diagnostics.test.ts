@@ -113,11 +113,11 @@ describe('diagnoseRuleSheet', () => {
     );
   });
 
-  test('overlap with the same account is not a problem', () => {
+  test('overlap with the same account (another 税区分 only) is not a problem', () => {
     const d = diagnoseRuleSheet(
       sheet([
         { 優先度: 1, キーワード: 'ｱﾏｿﾞﾝ', 金額上限: 5000 },
-        { 優先度: 2, キーワード: 'ﾌﾞｯｸｽ' },
+        { 優先度: 2, キーワード: 'ﾌﾞｯｸｽ', 税区分: '課税仕入 10%' },
       ]),
       MASTERS,
       [line('ｱﾏｿﾞﾝ ﾌﾞｯｸｽ')],
