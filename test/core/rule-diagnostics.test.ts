@@ -14,28 +14,10 @@ import {
   ruleMatches,
 } from '../../src/core/rules';
 import { RULE_HEADERS } from '../../src/core/schema';
+import { type RuleCells, ruleSheet } from '../helpers/fixtures';
 
-type Cells = Partial<Record<(typeof RULE_HEADERS)[number], unknown>>;
-
-const DEFAULTS: Cells = {
-  優先度: 10,
-  一致方法: '部分一致',
-  キーワード: 'ｱﾏｿﾞﾝ',
-  勘定科目: '消耗品費',
-  自動承認: 'いいえ',
-  有効: true,
-};
-
-function sheet(rows: (Cells | null)[]): unknown[][] {
-  return [
-    RULE_HEADERS.slice(),
-    ...rows.map((r) =>
-      r === null
-        ? RULE_HEADERS.map(() => '')
-        : RULE_HEADERS.map((h) => ({ ...DEFAULTS, ...r })[h as keyof Cells] ?? ''),
-    ),
-  ];
-}
+type Cells = RuleCells;
+const sheet = ruleSheet;
 
 const MASTERS: Masters = {
   accounts: [
