@@ -12,12 +12,13 @@ import { FakeAi, TEST_AI_KEY } from './ai/fake-ai';
 import { SAMPLE_CARD_SOURCE, sampleCardCsvBase64 } from './csv-sample';
 import { Emulator, type ExecutionResult } from './gas/index';
 import { closeSyncHttp } from './gas/lib/sync-http';
+import type { World } from './gas/world';
 import { ledgerHtml } from './ledger-html';
 import { TEST_API_KEY } from './mf/fake-mf';
 import { nodeMfClient } from './mf/node-client';
 import { TEST_OFFICE_CODE } from './mf/seed';
 import { spawnFakeMf } from './mf/spawn';
-import { addRules, EXAMPLE_RULES, records, setSetting } from './person';
+import { addRules, EXAMPLE_RULES, editLedger, records, setSetting } from './person';
 
 const OWNER = 'owner@example.com';
 const OUT = 'out';
@@ -102,6 +103,37 @@ function demoCsvImport(emu: Emulator, run: (name: string, args?: unknown[]) => E
   report('ダイアログの「取り込む」（csvImportFile）', run('csvImportFile', [file, SAMPLE_CARD_SOURCE]));
 }
 
+/**
+ * Rules people can trust: a rule that can never be used gets a 診断, and a person's approval of a
+ * row no rule matched becomes a ルール候補, adopted by ticking 採用.
+ */
+function demoRules(world: World, run: (name: string) => ExecutionResult): void {
+  line(
+    '人の操作: ルール「ｱﾏｿﾞﾝ → 新聞図書費」（優先度 90）を追加（優先度 10 の「アマゾン」に隠れて使われないルール）',
+  );
+  addRules(world, [
+    { 優先度: 90, 一致方法: '部分一致', キーワード: 'ｱﾏｿﾞﾝ', 勘定科目: '新聞図書費', 有効: true },
+  ]);
+  const denki = records(world, '台帳').find((r) => r.摘要 === 'ﾃﾞﾝｷﾀﾞｲ' && r.状態 === '要確認');
+  if (!denki) throw new Error('no ﾃﾞﾝｷﾀﾞｲ row to approve');
+  line('人の操作: 台帳の「ﾃﾞﾝｷﾀﾞｲ」1 行に 勘定科目「水道光熱費」を入れて「承認」');
+  editLedger(world, String(denki.キー), '勘定科目', '水道光熱費');
+  editLedger(world, String(denki.キー), '操作', '承認');
+  line();
+  report('メニュー「判定する」（承認を反映し、ルール候補と診断を更新）', run('classifyPending'));
+  const shadowed = records(world, 'ルール').find((r) => r.優先度 === 90);
+  line(`ルール「ｱﾏｿﾞﾝ」（優先度 90）の診断: ${String(shadowed?.診断)}`);
+  const [candidate] = records(world, 'ルール候補');
+  line(
+    `ルール候補: 『${candidate.キーワード}』（${candidate.入出金}）→ ${candidate.勘定科目}、台帳で ${candidate.該当行数} 行に該当、例「${candidate.摘要の例}」`,
+  );
+  line('人の操作: ルール候補の「採用」にチェック');
+  const sheet = world.spreadsheet.sheets.find((x) => x.name === 'ルール候補');
+  sheet?.setValue(2, 1, true);
+  line();
+  report('メニュー「判定する」（チェックした候補をルールに追加）', run('classifyPending'));
+}
+
 async function main(): Promise<void> {
   const server = await spawnFakeMf({ seed: 1, faults: ['commit-then-timeout:2'] });
   try {
@@ -131,6 +163,7 @@ async function main(): Promise<void> {
     report('メニュー「明細を取り込む」（importTransactions）', run('importTransactions'));
     demoCsvImport(emu, run);
     demoAiJudgement(emu, run);
+    demoRules(emu.world, run);
     report('メニュー「ドライラン」（dryRun）', run('dryRun'));
     report('メニュー「登録を実行」（postApproved）', run('postApproved'));
     report('もう一度「登録を実行」（何も二重に送らないこと）', run('postApproved'));

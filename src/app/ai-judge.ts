@@ -31,6 +31,7 @@ import { urlFetchPort } from '../gas/http';
 import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { scriptLock } from '../gas/lock';
 import { PROPERTY, property, scriptStore } from '../gas/properties';
+import { toast } from '../gas/toast';
 import { HttpTransportError } from '../mf/http';
 import { refreshReviewSheet } from './review-sheet';
 import type { RunContext } from './run';
@@ -158,6 +159,7 @@ export function judgeClaimed(
   masters: Masters,
   claim: AiClaim,
 ): AiJudgeSummary {
+  toast(ctx.fromTrigger, `AIに判定を依頼しています（${claim.candidates.length} 件）…`);
   const http = urlFetchPort();
   const catalog = catalogFromMasters(masters);
   const policy: AiPolicy = {

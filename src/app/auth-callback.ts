@@ -1,22 +1,38 @@
 /** authCallback(request): where MF's OAuth consent returns (the OAuth2 library's /usercallback). */
-import { escapeHtml } from '../core/html';
 import { redactSecrets } from '../core/redact';
 import { mfOAuthService } from '../gas/oauth';
 
-function page(title: string, body: string): GoogleAppsScript.HTML.HtmlOutput {
-  return HtmlService.createHtmlOutput(
-    `<!doctype html><html lang="ja"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
-      `<body style="font-family:sans-serif;margin:24px"><h2>${escapeHtml(title)}</h2><p>${escapeHtml(body)}</p></body></html>`,
-  );
+function page(ok: boolean, title: string, message: string, next: string): GoogleAppsScript.HTML.HtmlOutput {
+  const template = HtmlService.createTemplateFromFile('auth-result');
+  template.ok = ok;
+  template.title = title;
+  template.message = message;
+  template.next = next;
+  return template.evaluate().setTitle(title);
 }
 
 export function authCallback(request: object): GoogleAppsScript.HTML.HtmlOutput {
   try {
     const connected = mfOAuthService().handleCallback(request);
     return connected
-      ? page('MFに接続しました', 'このタブを閉じて、スプレッドシートに戻ってください。')
-      : page('MFへの接続が許可されませんでした', 'もう一度メニュー「MFに接続」からやり直してください。');
+      ? page(
+          true,
+          'MFに接続しました',
+          'kicho がMFクラウド会計を使えるようになりました。',
+          'このタブを閉じて、スプレッドシートのサイドバーで「状態を更新」を押してください。',
+        )
+      : page(
+          false,
+          'MFへの接続が許可されませんでした',
+          'MFの画面で許可されなかったため、接続していません。',
+          'もう一度メニュー「記帳 > MFに接続」から「MFで許可する」を開いてください。',
+        );
   } catch (e) {
-    return page('MFへの接続に失敗しました', redactSecrets(e instanceof Error ? e.message : String(e)));
+    return page(
+      false,
+      'MFへの接続に失敗しました',
+      redactSecrets(e instanceof Error ? e.message : String(e)),
+      'メニュー「記帳 > MFに接続」で、クライアントIDとシークレット、MFに登録したリダイレクトURIを確かめてください。',
+    );
   }
 }

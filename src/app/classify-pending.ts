@@ -11,9 +11,11 @@ import { readMasters, readRuleValues, readSettings } from '../gas/settings-sheet
 import { aiConfig, claimForAi, judgeClaimed } from './ai-judge';
 import { suggestDeposits } from './receivables';
 import { refreshReviewSheet } from './review-sheet';
+import { adoptRuleCandidates, keepRulesCurrent } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 export function runClassify(ctx: RunContext): RunResult {
+  const adopted = adoptRuleCandidates();
   const { rules, problems } = parseRules(readRuleValues());
   const masters = readMasters();
   const { settings } = readSettings();
@@ -33,7 +35,7 @@ export function runClassify(ctx: RunContext): RunResult {
     const changes = merge([...ops, ...decisions, ...(aiClaim?.changes ?? [])]);
     writeLedgerChanges(table, changes);
     refreshReviewSheet(applyChanges(table, changes), settings.graceMinutes);
-    return { ops, decisions, aiClaim };
+    return { ops, decisions, aiClaim, table, changes };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
   const { ops, decisions, aiClaim } = done.value;
@@ -50,6 +52,8 @@ export function runClassify(ctx: RunContext): RunResult {
     ai.config && aiClaim && aiClaim.candidates.length > 0
       ? judgeClaimed(ctx, ai.config, settings, masters, aiClaim)
       : null;
+  const { table, changes } = done.value;
+  messages.push(...adopted, ...keepRulesCurrent(ctx.who, table, changes, ops, rules, masters));
   messages.push(...(aiClaim?.messages ?? []), ...(judged?.messages ?? []));
   return {
     count: decided + (judged?.answered ?? 0),

@@ -4,6 +4,7 @@
  */
 import { csvDryRunWarnings } from '../core/csv/warnings';
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
+import type { RuleFinding } from '../core/rule-diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
@@ -13,14 +14,20 @@ import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { replaceDataRows } from '../gas/workbook';
 import { importWindow } from './import-transactions';
+import { ruleFindings } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
-export function computeDryRun(ctx: RunContext): { plan: DryRunPlan; settingsProblems: string[] } {
+export function computeDryRun(ctx: RunContext): {
+  plan: DryRunPlan;
+  settingsProblems: string[];
+  rules: RuleFinding[];
+} {
   const { settings, problems } = readSettings();
   const table = readLedger();
   const window = importWindow(settings, today());
+  const masters = readMasters();
   const plan = planDryRun(table, {
-    masters: readMasters(),
+    masters,
     batchLimit: settings.batchLimit,
     who: ctx.who,
     now: new Date().toISOString(),
@@ -30,7 +37,11 @@ export function computeDryRun(ctx: RunContext): { plan: DryRunPlan; settingsProb
     taggedJournalsInMf: table.rows.length === 0 ? taggedJournals(window.start, window.end) : null,
   });
   plan.warnings.push(...csvDryRunWarnings(table.rows, readSources(), readMasters()));
-  return { plan, settingsProblems: problems.map((p) => `${p.cell} ${p.message}`) };
+  return {
+    plan,
+    settingsProblems: problems.map((p) => `${p.cell} ${p.message}`),
+    rules: ruleFindings(table, masters),
+  };
 }
 
 /**
@@ -47,7 +58,7 @@ function taggedJournals(start: string, end: string): number | null {
   }
 }
 
-function writePlan(plan: DryRunPlan): void {
+function writePlan(plan: DryRunPlan, rules: readonly RuleFinding[]): void {
   const rows = plan.lines.map((l) => {
     const r = l.record;
     const record: Record<(typeof DRY_RUN_HEADERS)[number], unknown> = {
@@ -66,7 +77,27 @@ function writePlan(plan: DryRunPlan): void {
     };
     return record;
   });
+  for (const f of rules) rows.push(ruleFindingRow(f));
   replaceDataRows(SHEET.dryRun, rows);
+}
+
+/** A rule diagnosis as a ドライラン row (区分 ルール), after the 台帳 rows. */
+function ruleFindingRow(f: RuleFinding): Record<(typeof DRY_RUN_HEADERS)[number], unknown> {
+  const record: Record<(typeof DRY_RUN_HEADERS)[number], unknown> = {
+    区分: 'ルール',
+    キー: `ルール ${f.rowNumber}行目`,
+    状態: '',
+    取引日: '',
+    入出金: '',
+    金額: '',
+    摘要: f.keyword,
+    勘定科目: f.account,
+    補助科目: '',
+    税区分: '',
+    取引先: '',
+    内容: f.message,
+  };
+  return record;
 }
 
 /** Rows shown in the dialog's preview; the sheet has them all. */
@@ -80,7 +111,7 @@ function scriptJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-function showDialog(plan: DryRunPlan, problems: string[]): void {
+function showDialog(plan: DryRunPlan, problems: string[], rules: readonly RuleFinding[]): void {
   const send = plan.lines.filter((l) => l.category === '送信予定');
   const template = HtmlService.createTemplateFromFile('dry-run');
   template.plan = scriptJson({
@@ -94,17 +125,18 @@ function showDialog(plan: DryRunPlan, problems: string[]): void {
     }),
     planned: plan.planned,
     token: plan.token,
+    rules: rules.map((f) => ({ row: f.rowNumber, keyword: f.keyword, message: f.message })),
   });
   SpreadsheetApp.getUi().showModalDialog(template.evaluate().setWidth(640).setHeight(600), 'ドライラン');
 }
 
 export function runDryRun(ctx: RunContext): RunResult {
-  const { plan, settingsProblems } = computeDryRun(ctx);
+  const { plan, settingsProblems, rules } = computeDryRun(ctx);
   recordDryRun();
-  writePlan(plan);
+  writePlan(plan, rules);
   if (!ctx.fromTrigger) {
     try {
-      showDialog(plan, settingsProblems);
+      showDialog(plan, settingsProblems, rules);
     } catch (_e) {
       // Run from the editor: no UI. The sheet has the plan.
     }
@@ -114,8 +146,16 @@ export function runDryRun(ctx: RunContext): RunResult {
     `送信予定 ${c.送信予定} 件、照合待ち ${c.照合待ち} 件、要確認 ${c.要確認} 件、失敗 ${c.失敗} 件。`,
     ...plan.warnings,
     ...settingsProblems,
+    ...rules.map((f) => `ルール ${f.rowNumber}行目: ${f.message}`),
   ];
-  return { count: c.送信予定, messages, counts: plan.counts, warnings: plan.warnings, toSend: plan.toSend };
+  return {
+    count: c.送信予定,
+    messages,
+    counts: plan.counts,
+    warnings: plan.warnings,
+    toSend: plan.toSend,
+    ruleFindings: rules,
+  };
 }
 
 export function dryRun(e?: unknown) {

@@ -12,6 +12,7 @@ import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { recordImportWindow, recordLedgerRows } from '../gas/run-state';
 import { readSettings } from '../gas/settings-sheet';
+import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
 import type { MfTransaction } from '../mf/types';
 import { currentMasters } from './masters';
@@ -54,6 +55,7 @@ function asLine(t: MfTransaction): StatementLine {
 }
 
 export function runImport(ctx: RunContext, client: MfClient = mfClient()): RunResult {
+  toast(ctx.fromTrigger, 'MFから未仕訳明細を取り込んでいます…');
   const messages: string[] = [];
   const { settings, problems } = readSettings();
   messages.push(...problems.map((p) => `${p.cell} ${p.message}`));

@@ -7,7 +7,7 @@ import { type CsvSource, csvJournalRequest, findSource } from '../core/csv/sourc
 import { planToken } from '../core/dry-run';
 import { fingerprint } from '../core/fingerprint';
 import { isCsvKey, isMfKey, remoteTag } from '../core/keys';
-import type { LedgerRecord } from '../core/ledger';
+import type { LedgerRecord, LedgerRow, RowChange } from '../core/ledger';
 import { type Masters, resolvePosting } from '../core/masters';
 import type { Claimed, SendResult } from '../core/posting';
 import { type PostingSummary, postApproved as runProtocol, type SenderPort } from '../core/protocol';
@@ -24,6 +24,7 @@ import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
 import type { SendOutcome } from '../mf/types';
 import { importWindow } from './import-transactions';
+import { learnFromApprovals } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 /** MF's remark is limited to 200 characters. */
@@ -184,6 +185,7 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
   }
   const masters = readMasters();
   const clock = scriptClock();
+  const applied: { rows: readonly LedgerRow[]; ops: readonly RowChange[] }[] = [];
   const summary = runProtocol({
     ledger: {
       read: () => readLedger(sheet),
@@ -196,6 +198,7 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
     who: ctx.who,
     startedAt: ctx.startedAt,
     batchLimit: settings.batchLimit,
+    onOperations: (rows, ops) => applied.push({ rows, ops }),
     progress: (sent, total) => toast(ctx.fromTrigger, `${sent}/${total} 件送信済み`),
     plan: previewed && {
       keys: new Set(previewed.keys),
@@ -206,6 +209,8 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
           : PLAN_CHANGED,
     },
   });
+  // Approvals consumed here (not by classifyPending) still teach ルール候補; after the lock is released.
+  for (const a of applied) messages.push(...learnFromApprovals(ctx.who, a.rows, a.ops));
   if (summary.busy) {
     return {
       ...summary,

@@ -11,6 +11,7 @@ import { runImport } from './import-transactions';
 import { runPost } from './post-approved';
 import { runReconcile } from './reconcile';
 import { refreshReviewSheet } from './review-sheet';
+import { adoptRuleCandidates } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 /** Import and classification read whole sheets and page through MF: leave them the first 3 minutes. */
@@ -37,6 +38,8 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
     if (elapsed() < INTAKE_BEFORE_MS) step('判定', () => runClassify(ctx));
     if (elapsed() < STOP_CLAIMING_AT_MS) posted = step('登録', () => runPost(ctx))?.count ?? 0;
   } else {
+    // classifyPending adopts ticked ルール候補 when 自動実行 is on; otherwise do it here.
+    step('ルール候補', () => ({ count: 0, messages: adoptRuleCandidates() }));
     messages.push('自動実行はオフです（照合のみ行いました）。');
   }
   const review = refreshReviewSheet(readLedger(), settings.graceMinutes);

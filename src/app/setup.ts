@@ -17,6 +17,7 @@ import { MfApiError } from '../mf/errors';
 import { formatLedger } from '../ui/ledger-format';
 import { formatLog } from '../ui/log-format';
 import { fetchMasters } from './masters';
+import { setupRuleSheets } from './rule-sheet';
 import { type RunResult, runEntry } from './run';
 
 export interface SetupSummary extends RunResult {
@@ -55,6 +56,7 @@ export function runSetup(): SetupSummary {
   formatLog(ensureSheet(SHEET.log).sheet);
   summary.addedSettings = addMissingSettings();
   summary.messages.push(refreshMasters());
+  summary.messages.push(...setupRuleSheets());
   summary.messages.push(scheduleMessage());
   const backup = backupTriggerMessage();
   if (backup) summary.messages.push(backup);

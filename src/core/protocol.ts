@@ -4,7 +4,7 @@
  * Each phase is a named function with an explicit result; the ports hide Apps Script.
  */
 import { claimChunk, STOP_SENDING_AT_MS } from './budget';
-import type { LedgerTable, RowChange } from './ledger';
+import type { LedgerRow, LedgerTable, RowChange } from './ledger';
 import type { Masters } from './masters';
 import { applyOperations } from './operations';
 import {
@@ -58,6 +58,8 @@ export interface PostingInput {
   plan?: { keys: ReadonlySet<string>; changed(table: LedgerTable): string | null };
   /** Told after each settled chunk: rows sent so far, and how many were waiting when the run began. */
   progress?(sent: number, total: number): void;
+  /** Sees the 操作 applied at each claim (rows as read): rule learning needs the approvals. */
+  onOperations?(rows: readonly LedgerRow[], operations: readonly RowChange[]): void;
 }
 
 export interface PostingSummary {
@@ -88,6 +90,7 @@ function claimPhase(
   const refused = first && input.plan ? input.plan.changed(table) : null;
   if (refused) return { claimed: [], operations: 0, guarded: 0, waiting: 0, refused };
   const operations = applyOperations(table.rows, input.masters, input.who, now);
+  if (operations.length > 0) input.onOperations?.(table.rows, operations);
   const afterOps = applyChanges(table, operations);
   const guards = guardDuplicateKeys(afterOps.rows, now);
   const afterGuards = applyChanges(afterOps, guards);

@@ -322,7 +322,7 @@ export function describeRule(rule: Omit<Rule, 'text'>): string {
   return `ルール#${rule.priority}: ${conditions.join('・')} → ${target}`;
 }
 
-function compareRules(a: Rule, b: Rule): number {
+export function compareRules(a: Rule, b: Rule): number {
   return a.priority - b.priority || a.rowNumber - b.rowNumber;
 }
 
@@ -467,24 +467,16 @@ function parseEnabled(value: unknown): boolean | null {
 // ---------------------------------------------------------------------------------------------
 // Matching
 
-function keywordMatches(rule: Rule, form: string, text: string): boolean {
-  if (rule.matchType === '正規表現') {
-    const regex = cachedRegex(rule.keyword);
-    if (!regex) return false;
-    return regex.test(text.slice(0, REGEX_INPUT_LIMIT));
+/** Keyword match forms per keyword text: NFKC once, not once per row and rule. */
+const keywordForms = new Map<string, string>();
+
+function keywordForm(keyword: string): string {
+  let form = keywordForms.get(keyword);
+  if (form === undefined) {
+    form = matchForm(keyword);
+    keywordForms.set(keyword, form);
   }
-  const keyword = matchForm(rule.keyword);
-  if (keyword === '') return false;
-  switch (rule.matchType) {
-    case '完全一致':
-      return form === keyword;
-    case '部分一致':
-      return form.includes(keyword);
-    case '前方一致':
-      return form.startsWith(keyword);
-    case '後方一致':
-      return form.endsWith(keyword);
-  }
+  return form;
 }
 
 function isSorted(rules: readonly Rule[]): boolean {
@@ -492,24 +484,78 @@ function isSorted(rules: readonly Rule[]): boolean {
   return true;
 }
 
+/** A statement line normalised once, so that checking it against many rules does not redo NFKC. */
+export interface PreparedLine {
+  text: string;
+  form: string;
+  direction: string;
+  amount: number;
+  account: string;
+}
+
+export function prepareLine(line: RuleLine): PreparedLine {
+  const text = normalizeText(line.description);
+  return {
+    text,
+    form: text.toLowerCase(),
+    direction: normalizeText(line.direction),
+    amount: line.amount,
+    account: matchForm(line.account),
+  };
+}
+
+/** Whether every condition of `rule` holds for the line (ignores 有効: callers decide). */
+export function ruleMatches(rule: Rule, line: PreparedLine): boolean {
+  return ruleMatcher(rule)(line);
+}
+
+const matchers = new WeakMap<Rule, (line: PreparedLine) => boolean>();
+
+/**
+ * The rule as one function over prepared lines, its keyword form and 口座 list computed once: the
+ * diagnostics check every 台帳 line against every rule. Cheap conditions and the keyword first.
+ */
+export function ruleMatcher(rule: Rule): (line: PreparedLine) => boolean {
+  const cached = matchers.get(rule);
+  if (cached) return cached;
+  const { direction, minAmount, maxAmount } = rule;
+  const accounts = accountList(rule.account);
+  const keyword = keywordForm(rule.keyword);
+  const regex = rule.matchType === '正規表現' ? cachedRegex(rule.keyword) : null;
+  const keywordHolds = (line: PreparedLine): boolean => {
+    switch (rule.matchType) {
+      case '正規表現':
+        return regex ? regex.test(line.text.slice(0, REGEX_INPUT_LIMIT)) : false;
+      case '完全一致':
+        return line.form === keyword;
+      case '部分一致':
+        return line.form.includes(keyword);
+      case '前方一致':
+        return line.form.startsWith(keyword);
+      case '後方一致':
+        return line.form.endsWith(keyword);
+    }
+  };
+  const matcher = (line: PreparedLine): boolean => {
+    if (direction !== null && direction !== line.direction) return false;
+    if (keyword === '' && rule.matchType !== '正規表現') return false;
+    if (!keywordHolds(line)) return false;
+    // Written as negated >= / <= so that a NaN amount never satisfies a bound.
+    if (minAmount !== null && !(line.amount >= minAmount)) return false;
+    if (maxAmount !== null && !(line.amount <= maxAmount)) return false;
+    // 口座 in the 台帳 is "<account> <sub-account>" for MF lines: a rule may name the account alone.
+    return accounts === null || accounts.some((a) => line.account === a || line.account.startsWith(`${a} `));
+  };
+  matchers.set(rule, matcher);
+  return matcher;
+}
+
 /** The first enabled rule, by priority then row, whose every condition holds for the line. */
 export function matchRule(rules: readonly Rule[], line: RuleLine): Rule | null {
   const ordered = isSorted(rules) ? rules : [...rules].sort(compareRules);
-  const text = normalizeText(line.description);
-  const form = text.toLowerCase();
-  const direction = normalizeText(line.direction);
-  const account = matchForm(line.account);
+  const prepared = prepareLine(line);
   for (const rule of ordered) {
-    if (!rule.enabled) continue;
-    if (rule.direction !== null && rule.direction !== direction) continue;
-    // Written as negated >= / <= so that a NaN amount never satisfies a bound.
-    if (rule.minAmount !== null && !(line.amount >= rule.minAmount)) continue;
-    if (rule.maxAmount !== null && !(line.amount <= rule.maxAmount)) continue;
-    const accounts = accountList(rule.account);
-    // 口座 in the 台帳 is "<account> <sub-account>" for MF lines: a rule may name the account alone.
-    if (accounts !== null && !accounts.some((a) => account === a || account.startsWith(`${a} `))) continue;
-    if (!keywordMatches(rule, form, text)) continue;
-    return rule;
+    if (rule.enabled && ruleMatches(rule, prepared)) return rule;
   }
   return null;
 }
@@ -521,7 +567,7 @@ export function matchRule(rules: readonly Rule[], line: RuleLine): Rule | null {
  * True when every description `narrow` matches is also matched by `wide` (non-regex keywords in
  * match form). Sound, not complete: it only answers yes when containment is certain.
  */
-function keywordCovers(wide: Rule, narrow: Rule): boolean {
+export function keywordCovers(wide: Rule, narrow: Rule): boolean {
   if (wide.matchType === '正規表現' || narrow.matchType === '正規表現') {
     return wide.matchType === narrow.matchType && regexSource(wide.keyword) === regexSource(narrow.keyword);
   }
@@ -539,7 +585,7 @@ function keywordCovers(wide: Rule, narrow: Rule): boolean {
   }
 }
 
-function conditionsCover(wide: Rule, narrow: Rule): boolean {
+export function conditionsCover(wide: Rule, narrow: Rule): boolean {
   if (wide.direction !== null && wide.direction !== narrow.direction) return false;
   if (wide.minAmount !== null && (narrow.minAmount === null || narrow.minAmount < wide.minAmount))
     return false;
@@ -548,7 +594,9 @@ function conditionsCover(wide: Rule, narrow: Rule): boolean {
   const wideAccounts = accountList(wide.account);
   if (wideAccounts !== null) {
     const narrowAccounts = accountList(narrow.account);
-    if (narrowAccounts === null || !narrowAccounts.every((a) => wideAccounts.includes(a))) return false;
+    // A narrow "A 普通" lies inside a wide "A": the 台帳 口座 it matches starts with "A ".
+    const inside = (a: string) => wideAccounts.some((w) => a === w || a.startsWith(`${w} `));
+    if (narrowAccounts === null || !narrowAccounts.every(inside)) return false;
   }
   return true;
 }
@@ -559,20 +607,25 @@ function conditionsCover(wide: Rule, narrow: Rule): boolean {
  * overlaps that are only partial, and regular expressions other than identical ones, are not reported.
  */
 export function diagnoseRules(rules: readonly Rule[]): RuleNote[] {
+  return shadowingPairs(rules).map(({ narrow, wide }) => ({
+    rowNumber: narrow.rowNumber,
+    message: RULE_MSG.shadowed(narrow.rowNumber, wide.rowNumber, wide.priority),
+  }));
+}
+
+/** Each enabled rule that can never be chosen, with the first earlier rule that always wins over it. */
+export function shadowingPairs(rules: readonly Rule[]): { narrow: Rule; wide: Rule }[] {
   const ordered = isSorted(rules) ? rules : [...rules].sort(compareRules);
-  const notes: RuleNote[] = [];
+  const pairs: { narrow: Rule; wide: Rule }[] = [];
   for (let j = 0; j < ordered.length; j++) {
     const narrow = ordered[j];
     if (!narrow.enabled) continue;
     for (let i = 0; i < j; i++) {
       const wide = ordered[i];
       if (!wide.enabled || !keywordCovers(wide, narrow) || !conditionsCover(wide, narrow)) continue;
-      notes.push({
-        rowNumber: narrow.rowNumber,
-        message: RULE_MSG.shadowed(narrow.rowNumber, wide.rowNumber, wide.priority),
-      });
+      pairs.push({ narrow, wide });
       break;
     }
   }
-  return notes;
+  return pairs;
 }

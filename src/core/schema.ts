@@ -6,6 +6,7 @@
 export const SHEET = {
   ledger: '台帳',
   rules: 'ルール',
+  ruleCandidates: 'ルール候補',
   settings: '設定',
   sources: '取込元',
   masters: 'マスタ',
@@ -67,6 +68,25 @@ export const RULE_HEADERS = [
   '取引先',
   '自動承認',
   '有効',
+  // Written by classifyPending() and setup(): what is wrong with the rule and what to do.
+  '診断',
+] as const;
+
+/** Rules learnt from people's approvals; a person adopts one by ticking 採用 (rule-candidates.ts). */
+export const RULE_CANDIDATE_HEADERS = [
+  '採用',
+  '状態',
+  'キーワード',
+  '一致方法',
+  '入出金',
+  '勘定科目',
+  '補助科目',
+  '税区分',
+  '取引先',
+  '該当行数',
+  '摘要の例',
+  '根拠',
+  '更新日時',
 ] as const;
 
 export const SETTINGS_HEADERS = ['項目', '値'] as const;
@@ -127,6 +147,7 @@ export const SHEET_SPECS: readonly SheetSpec[] = [
   { name: SHEET.ledger, headers: LEDGER_HEADERS },
   { name: SHEET.review, headers: REVIEW_HEADERS },
   { name: SHEET.rules, headers: RULE_HEADERS },
+  { name: SHEET.ruleCandidates, headers: RULE_CANDIDATE_HEADERS },
   { name: SHEET.settings, headers: SETTINGS_HEADERS },
   { name: SHEET.sources, headers: SOURCE_HEADERS },
   { name: SHEET.masters, headers: MASTER_HEADERS },

@@ -4,23 +4,16 @@
  * the right key checked and saved, the OAuth steps with the redirect URI.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { TEST_API_KEY } from '../../sim/mf/fake-mf';
 import { TEST_OFFICE_CODE } from '../../sim/mf/seed';
 import { DialogServer } from '../../sim/ui/dialog-server';
-import { launch, newPage, screenshot, settled } from '../helpers/browser';
+import { newPage, screenshot, settled, sharedBrowser } from '../helpers/browser';
 import { kichoWorld, OWNER, records } from '../helpers/kicho';
 
 const SIDEBAR = { width: 300, height: 720 };
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 describe('MFに接続 (sidebar)', () => {
   test('shows the connected office; 接続を解除 removes the key and tokens', async () => {
@@ -29,7 +22,7 @@ describe('MFに接続 (sidebar)', () => {
     try {
       const shown = server.open('openConnection');
       assert.equal(shown.type, 'sidebar');
-      const page = await newPage(browser, SIDEBAR);
+      const page = await newPage(browser(), SIDEBAR);
       await page.goto(shown.url);
       await settled(page);
       const office = w.mf.office.name;
@@ -57,7 +50,7 @@ describe('MFに接続 (sidebar)', () => {
     w.emu.world.properties.script.delete('MF_OFFICE_CODE');
     const server = await new DialogServer(w.emu, OWNER).start();
     try {
-      const page = await newPage(browser, SIDEBAR);
+      const page = await newPage(browser(), SIDEBAR);
       await page.goto(server.open('openConnection').url);
       await settled(page);
       assert.match(await page.locator('#status').innerText(), /まだMFに接続されていません/);
@@ -99,7 +92,7 @@ describe('MFに接続 (sidebar)', () => {
     const w = kichoWorld();
     const server = await new DialogServer(w.emu, OWNER).start();
     try {
-      const page = await newPage(browser, SIDEBAR);
+      const page = await newPage(browser(), SIDEBAR);
       await page.goto(server.open('openConnection').url);
       await settled(page);
       await page.click('#tab-oauth');

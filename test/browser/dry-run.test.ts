@@ -1,19 +1,12 @@
 /** The dry-run dialog in headless Chromium: the plan, then 実行 runs exactly it — or nothing if the 台帳 changed. */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { DialogServer } from '../../sim/ui/dialog-server';
 import { remoteTag } from '../../src/core/keys';
-import { launch, newPage, screenshot, settled } from '../helpers/browser';
+import { newPage, screenshot, settled, sharedBrowser } from '../helpers/browser';
 import { EXAMPLE_RULES, kichoWorld, OWNER } from '../helpers/kicho';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 function ours(w: ReturnType<typeof kichoWorld>) {
   return w.mf.journals().filter((j) => j.tags.some((t) => t.startsWith('kc-')));
@@ -33,7 +26,7 @@ test('実行 posts exactly the previewed rows', async () => {
   assert.ok(waiting.length > 0);
   const server = await new DialogServer(w.emu, OWNER).start();
   try {
-    const page = await newPage(browser, { width: 640, height: 600 });
+    const page = await newPage(browser(), { width: 640, height: 600 });
     await page.goto(server.open('dryRun').url);
     assert.match(await page.locator('#sendCount').innerText(), new RegExp(`^${waiting.length}$`));
     assert.equal(await page.locator('#preview tr').count(), Math.min(waiting.length, 100));
@@ -61,7 +54,7 @@ test('a 台帳 changed after the preview is refused: nothing is posted, the pers
   const w = readyWorld();
   const server = await new DialogServer(w.emu, OWNER).start();
   try {
-    const page = await newPage(browser, { width: 640, height: 600 });
+    const page = await newPage(browser(), { width: 640, height: 600 });
     await page.goto(server.open('dryRun').url);
     // A person changes the account of a row the plan would send.
     const row = w.ledger().find((r) => r.状態 === '送信待ち');
@@ -78,7 +71,7 @@ test('a 台帳 changed after the preview is refused: nothing is posted, the pers
     await screenshot(page, 'dry-run-refused');
 
     // Run again: the new preview includes the edit and runs.
-    const again = await newPage(browser, { width: 640, height: 600 });
+    const again = await newPage(browser(), { width: 640, height: 600 });
     await again.goto(server.open('dryRun').url);
     await again.click('#run');
     await settled(again);

@@ -1,18 +1,11 @@
 /** The 設定 editor dialog in headless Chromium over the bundle in the emulator. */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { DialogServer } from '../../sim/ui/dialog-server';
-import { launch, newPage, screenshot, settled } from '../helpers/browser';
+import { newPage, screenshot, settled, sharedBrowser } from '../helpers/browser';
 import { kichoWorld, OWNER, records } from '../helpers/kicho';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const setting = (w: ReturnType<typeof kichoWorld>, item: string) =>
   records(w.emu, '設定').find((r) => r.項目 === item)?.値;
@@ -23,7 +16,7 @@ test('an invalid value is shown at its field and nothing is saved; fixed, all va
   try {
     const shown = server.open('openSettings');
     assert.equal(shown.type, 'modal');
-    const page = await newPage(browser, { width: 560, height: 640 });
+    const page = await newPage(browser(), { width: 560, height: 640 });
     await page.goto(shown.url);
     await settled(page);
     const field = (item: string) => page.locator(`.field[data-item="${item}"]`);

@@ -1,18 +1,11 @@
 /** 初期設定 in headless Chromium: setup runs, then the guide walks through the first steps. */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { DialogServer } from '../../sim/ui/dialog-server';
-import { launch, newPage, screenshot, settled } from '../helpers/browser';
+import { newPage, screenshot, settled, sharedBrowser } from '../helpers/browser';
 import { kichoWorld, OWNER, records } from '../helpers/kicho';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 test('the guide shows what is done, adds example rules on request, and counts the dry run', async () => {
   const w = kichoWorld();
@@ -20,7 +13,7 @@ test('the guide shows what is done, adds example rules on request, and counts th
   try {
     const shown = server.open('setupWizard');
     assert.equal(shown.type, 'modal');
-    const page = await newPage(browser, { width: 520, height: 560 });
+    const page = await newPage(browser(), { width: 520, height: 560 });
     await page.goto(shown.url);
     await settled(page);
     const step = (id: string) => page.locator(`li[data-step="${id}"]`);

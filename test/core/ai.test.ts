@@ -18,8 +18,8 @@ import { type AiConfig, buildAiRequest, readAiResponse } from '../../src/core/ai
 import { indexByKey, type LedgerRecord, type LedgerRow } from '../../src/core/ledger';
 import type { Masters } from '../../src/core/masters';
 import { redactSecrets } from '../../src/core/redact';
-import { LEDGER_HEADERS } from '../../src/core/schema';
 import { parseSettings } from '../../src/core/settings';
+import { ledgerRecord } from '../helpers/fixtures';
 
 const MASTERS: Masters = {
   accounts: [
@@ -44,19 +44,7 @@ const VALID_NAMES = {
 } as const;
 
 function record(over: Partial<LedgerRecord> = {}): LedgerRecord {
-  const base = Object.fromEntries(LEDGER_HEADERS.map((h) => [h, ''])) as LedgerRecord;
-  return {
-    ...base,
-    キー: 'mf:tx-1',
-    状態: '未判定',
-    取引日: '2026-11-02',
-    入出金: '出金',
-    金額: 1200,
-    摘要: 'ｱｽｸﾙ 1234567890',
-    口座: '三井住友カード',
-    試行回数: 0,
-    ...over,
-  };
+  return ledgerRecord({ 摘要: 'ｱｽｸﾙ 1234567890', 口座: '三井住友カード', ...over });
 }
 
 const POLICY: AiPolicy = { model: 'm1', threshold: 0.8, autoApprove: false };

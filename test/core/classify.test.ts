@@ -5,8 +5,9 @@ import { CLASSIFY_MSG, classifyRows } from '../../src/core/classify';
 import type { LedgerRecord, LedgerRow, RowChange } from '../../src/core/ledger';
 import { EMPTY_MASTERS, type Masters } from '../../src/core/masters';
 import { parseRules, type Rule } from '../../src/core/rules';
-import { LEDGER_HEADERS, RULE_HEADERS } from '../../src/core/schema';
+import { RULE_HEADERS } from '../../src/core/schema';
 import { STATES } from '../../src/core/states';
+import { ledgerRecord } from '../helpers/fixtures';
 
 const NOW = '2026-12-01T09:00:00.000Z';
 
@@ -50,21 +51,11 @@ const RULES = rules([
 ]);
 
 function record(over: Partial<LedgerRecord> = {}): LedgerRecord {
-  const base = Object.fromEntries(LEDGER_HEADERS.map((h) => [h, ''])) as LedgerRecord;
-  return {
-    ...base,
-    キー: 'mf:tx-1',
-    状態: '未判定',
-    取引日: '2026-11-02',
-    入出金: '出金',
-    金額: 1200,
-    摘要: 'ｱﾏｿﾞﾝ ｼﾞﾔﾊﾟﾝ',
-    口座: '三井住友銀行',
-    試行回数: 0,
+  return ledgerRecord({
     初回検知: '2026-11-30T00:00:00.000Z',
     更新日時: '2026-11-30T00:00:00.000Z',
     ...over,
-  };
+  });
 }
 
 const row = (over: Partial<LedgerRecord> = {}, rowNumber = 2): LedgerRow => ({

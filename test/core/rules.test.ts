@@ -14,32 +14,10 @@ import {
   regexRisk,
 } from '../../src/core/rules';
 import { RULE_HEADERS } from '../../src/core/schema';
+import { type RuleCells, ruleSheet } from '../helpers/fixtures';
 
-type Cells = Partial<Record<(typeof RULE_HEADERS)[number], unknown>>;
-
-const DEFAULTS: Cells = {
-  優先度: 10,
-  一致方法: '部分一致',
-  キーワード: 'ｱﾏｿﾞﾝ',
-  入出金: '',
-  金額下限: '',
-  金額上限: '',
-  口座: '',
-  勘定科目: '消耗品費',
-  補助科目: '',
-  税区分: '',
-  取引先: '',
-  自動承認: 'いいえ',
-  有効: true,
-};
-
-/** The ルール sheet as getValues returns it: header row first, then one array per row. */
-function sheet(rows: Cells[], headers: readonly string[] = RULE_HEADERS): unknown[][] {
-  return [
-    headers.slice(),
-    ...rows.map((r) => headers.map((h) => ({ ...DEFAULTS, ...r })[h as keyof Cells] ?? '')),
-  ];
-}
+type Cells = RuleCells;
+const sheet = ruleSheet;
 
 function parseOne(cells: Cells) {
   return parseRules(sheet([cells]));

@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { ROOT } from './emulator';
 
@@ -44,4 +45,19 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
 export async function settled(page: Page): Promise<void> {
   // A string: this runs in the page, and sim/test are typed for Node, not the DOM.
   await page.waitForFunction('!window.__gasPending');
+}
+
+/** One Chromium for the test file: launched before its tests, closed after them. */
+export function sharedBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser is not launched yet');
+    return browser;
+  };
 }

@@ -12,6 +12,17 @@ function approved() {
 }
 
 describe('progress', () => {
+  test('a menu import says it has started (MF paging can take a while)', () => {
+    const w = kichoWorld();
+    const mark = w.emu.world.ui.events.length;
+    w.run('importTransactions');
+    const toasts = w.emu.world.ui.events.slice(mark).filter((e) => e.type === 'toast');
+    assert.deepEqual(
+      toasts.map((t) => t.message),
+      ['MFから未仕訳明細を取り込んでいます…'],
+    );
+  });
+
   test('a menu postApproved shows 「n/total 件送信済み」 toasts ending at the total; a trigger run shows none', () => {
     const w = approved();
     const waiting = w.ledger().filter((r) => r.状態 === '送信待ち').length;

@@ -1,18 +1,11 @@
 /** The google.script.run shim and the dialog server, in headless Chromium over the real bundle. */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import { DialogServer } from '../../sim/ui/dialog-server';
-import { launch, newPage, settled } from '../helpers/browser';
+import { newPage, settled, sharedBrowser } from '../helpers/browser';
 import { kichoWorld, OWNER } from '../helpers/kicho';
 
-let browser: Browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const PAGE = `<!doctype html><html><head><title>t</title></head><body>
 <form id="f"><input name="apiKey" value="k1"><input name="officeCode" value="c1">
@@ -35,7 +28,7 @@ test('handlers get (value, userObject); failures carry the server message; priva
   const w = kichoWorld();
   const server = await new DialogServer(w.emu, OWNER).start();
   try {
-    const page = await newPage(browser, { width: 400, height: 300 });
+    const page = await newPage(browser(), { width: 400, height: 300 });
     await page.goto(server.serve(PAGE));
     await settled(page);
     const out = JSON.parse(await page.locator('#out').innerText()) as unknown[][];
