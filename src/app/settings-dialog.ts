@@ -10,7 +10,7 @@ import { underScriptLock } from '../gas/lock';
 import { readSettingRows, readSettings } from '../gas/settings-sheet';
 import { appendRecords, ensureSheet } from '../gas/workbook';
 import { appendRunLog } from './run-log';
-import { scheduleMessage } from './setup';
+import { receivablesTriggerMessage, scheduleMessage } from './setup';
 
 export interface SaveResult {
   ok: boolean;
@@ -35,7 +35,7 @@ export function saveSettings(values: unknown): SaveResult {
   const typed: Record<string, string> = {};
   for (const [k, v] of Object.entries((values ?? {}) as Record<string, unknown>))
     typed[k] = String(v ?? '').trim();
-  const before = readSettings().settings.reconcileIntervalMinutes;
+  const previous = readSettings().settings;
   const done = underScriptLock(() => {
     const { rows, valueColumn } = readSettingRows();
     const problems = problemsOf(rows, typed);
@@ -66,7 +66,9 @@ export function saveSettings(values: unknown): SaveResult {
     return { ...done.value, message: '直してほしい項目があります。保存していません。' };
   }
   const messages = ['設定を保存しました。'];
-  if (readSettings().settings.reconcileIntervalMinutes !== before) messages.push(scheduleMessage());
+  const now = readSettings().settings;
+  if (now.reconcileIntervalMinutes !== previous.reconcileIntervalMinutes) messages.push(scheduleMessage());
+  if (now.receivablesWeekly !== previous.receivablesWeekly) messages.push(receivablesTriggerMessage());
   appendRunLog({
     action: '設定の編集',
     fromTrigger: false,

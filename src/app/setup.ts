@@ -4,7 +4,7 @@ import { SHEET, SHEET_SPECS } from '../core/schema';
 import { SETTING_DEFAULTS } from '../core/settings';
 import { mfClient } from '../gas/mf-connection';
 import { readSettings, writeMasters } from '../gas/settings-sheet';
-import { installBackupTrigger, installScheduleTrigger } from '../gas/triggers';
+import { installBackupTrigger, installReceivablesTrigger, installScheduleTrigger } from '../gas/triggers';
 import {
   appendHeaders,
   appendRecords,
@@ -58,8 +58,7 @@ export function runSetup(): SetupSummary {
   summary.messages.push(refreshMasters());
   summary.messages.push(...setupRuleSheets());
   summary.messages.push(scheduleMessage());
-  const backup = backupTriggerMessage();
-  if (backup) summary.messages.push(backup);
+  for (const m of [backupTriggerMessage(), receivablesTriggerMessage()]) if (m) summary.messages.push(m);
   if (summary.addedSettings.length > 0) summary.messages.push(MSG.settingsAdded(summary.addedSettings));
   const headerCount = Object.values(summary.addedHeaders).reduce((n, h) => n + h.length, 0);
   const done = MSG.setupDone(summary.createdSheets.length, headerCount, summary.addedSettings.length);
@@ -85,9 +84,17 @@ export function scheduleMessage(): string {
 
 /** Installs the daily backup trigger once (DESIGN §3 records one owner for every trigger). */
 function backupTriggerMessage(): string {
-  const outcome = installBackupTrigger();
-  if (outcome.kind === 'owned-by-other') return '';
-  return outcome.kind === 'installed' ? '台帳のバックアップを毎日 3 時ごろに行うよう設定しました。' : '';
+  return installBackupTrigger() === 'installed'
+    ? '台帳のバックアップを毎日 3 時ごろに行うよう設定しました。'
+    : '';
+}
+
+/** The weekly 売掛金チェック follows 設定 売掛金の定期チェック. */
+export function receivablesTriggerMessage(): string {
+  const outcome = installReceivablesTrigger(readSettings().settings.receivablesWeekly);
+  if (outcome === 'installed') return '売掛金チェックを毎週月曜 8 時ごろに行うよう設定しました。';
+  if (outcome === 'removed') return '売掛金の定期チェックを止めました。';
+  return '';
 }
 
 /** Fills マスタ from MF when a connection is configured; says what to do when it is not. */

@@ -18,6 +18,7 @@ export const SETTING_DEFAULTS: ReadonlyArray<readonly [item: string, value: stri
   ['売掛金科目', '売掛金'],
   ['回収期限（日）', '60'],
   ['振込手数料上限', '880'],
+  ['売掛金の定期チェック', 'オフ'],
   ['バックアップ世代数', '7'],
 ];
 
@@ -40,6 +41,8 @@ export interface Settings {
   collectionDays: number;
   /** 売掛金チェック: a payment short by at most this (the payer's transfer fee) settles an invoice. */
   feeTolerance: number;
+  /** 売掛金チェック every Monday by trigger. */
+  receivablesWeekly: boolean;
   /** Daily copies of the 台帳 kept (0 = no backups). */
   backupGenerations: number;
 }
@@ -150,6 +153,7 @@ export function parseSettings(
     receivableAccount: text('売掛金科目') || '売掛金',
     collectionDays: int('回収期限（日）', 60, 1, 3650),
     feeTolerance: int('振込手数料上限', 880, 0, 10000),
+    receivablesWeekly: choice('売掛金の定期チェック', ['オン', 'オフ'] as const, 'オフ') === 'オン',
     backupGenerations: int('バックアップ世代数', 7, 0, 30),
   };
   if (settings.importStart && settings.importEnd && settings.importStart > settings.importEnd) {

@@ -28,19 +28,43 @@ export function installScheduleTrigger(intervalMinutes: number): TriggerOutcome 
 }
 
 export const BACKUP_HANDLER = 'backupLedger';
+export const RECEIVABLES_HANDLER = 'checkReceivables';
+
+export type FixedTriggerOutcome = 'installed' | 'removed' | 'unchanged' | 'owned-by-other';
 
 /**
- * The daily trigger for backupLedger (at about 3 a.m.): one per project, owned by the same account
- * as the schedule, never a second one.
+ * One trigger for `handler` when `wanted`, none when not; owned by the account that owns the
+ * schedule (another account changes nothing, since it cannot see the owner's triggers).
  */
-export function installBackupTrigger(): TriggerOutcome {
+function ensureTrigger(handler: string, wanted: boolean, create: () => void): FixedTriggerOutcome {
   const props = PropertiesService.getScriptProperties();
   const me = Session.getEffectiveUser().getEmail();
   const owner = props.getProperty(OWNER);
-  const mine = ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === BACKUP_HANDLER);
-  if (owner && owner !== me && mine.length === 0) return { kind: 'owned-by-other', owner };
-  if (mine.length === 1) return { kind: 'unchanged', interval: 1440 };
+  const mine = ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === handler);
+  if (owner && owner !== me && mine.length === 0) return 'owned-by-other';
+  if (wanted && mine.length === 1) return 'unchanged';
+  if (!wanted && mine.length === 0) return 'unchanged';
   for (const t of mine) ScriptApp.deleteTrigger(t);
-  ScriptApp.newTrigger(BACKUP_HANDLER).timeBased().everyDays(1).atHour(3).create();
-  return { kind: 'installed', interval: 1440 };
+  if (!wanted) return 'removed';
+  create();
+  return 'installed';
+}
+
+/** The daily trigger for backupLedger, at about 3 a.m. */
+export function installBackupTrigger(): FixedTriggerOutcome {
+  return ensureTrigger(BACKUP_HANDLER, true, () => {
+    ScriptApp.newTrigger(BACKUP_HANDLER).timeBased().everyDays(1).atHour(3).create();
+  });
+}
+
+/** The weekly 売掛金チェック (Monday, about 8 a.m.) while 売掛金の定期チェック is オン. */
+export function installReceivablesTrigger(wanted: boolean): FixedTriggerOutcome {
+  return ensureTrigger(RECEIVABLES_HANDLER, wanted, () => {
+    ScriptApp.newTrigger(RECEIVABLES_HANDLER)
+      .timeBased()
+      .everyWeeks(1)
+      .onWeekDay(ScriptApp.WeekDay.MONDAY)
+      .atHour(8)
+      .create();
+  });
 }

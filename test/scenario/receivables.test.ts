@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { records } from '../../sim/person';
 import { RECEIVABLE_SECTIONS } from '../../src/core/receivables-sheet';
 import { RECEIVABLE_HEADERS } from '../../src/core/schema';
-import { kichoWorld } from '../helpers/kicho';
+import { kichoWorld, OWNER } from '../helpers/kicho';
 
 const YAMADA = '株式会社山田商事';
 const SATO = '有限会社佐藤工業';
@@ -281,5 +281,35 @@ describe('deposits meet receivables (判定)', () => {
     const yamada = byText(rows, 'ﾌﾘｺﾐ ｶ)ﾔﾏﾀﾞｼｮｳｼﾞ');
     assert.deepEqual([yamada.状態, yamada.判定元], ['送信待ち', 'ルール#1']);
     assert.equal(byText(rows, 'ﾌﾘｺﾐ ﾕ)ｻﾄｳｺｳｷﾞﾖｳ').判定元, '売掛金照合');
+  });
+});
+
+describe('売掛金の定期チェック', () => {
+  test('オン: setup installs one weekly trigger (Monday, 8 a.m.) that writes the 売掛金 sheet; オフ in the 設定 dialog removes it', () => {
+    const w = kichoWorld({ receivables: true });
+    const weekly = () =>
+      w.emu.world.triggers.visibleTo(OWNER).filter((t) => t.handler === 'checkReceivables');
+    assert.equal(weekly().length, 0, 'off by default');
+    w.setSetting('売掛金の定期チェック', 'オン');
+    const r = w.run('setup');
+    assert.match(JSON.stringify(r.value), /毎週月曜 8 時ごろ/);
+    w.run('setup');
+    assert.equal(weekly().length, 1, 'one, even after setup ran twice');
+    assert.equal(weekly()[0].schedule?.onWeekDay, 'MONDAY');
+    assert.equal(weekly()[0].schedule?.atHour, 8);
+
+    const runs = w.emu.advance(8 * 24 * 60 * 60_000).filter((t) => t.handler === 'checkReceivables');
+    assert.equal(runs.length, 1, 'once in eight days');
+    assert.equal(runs[0].result.status, 'ok', JSON.stringify(runs[0].result.error));
+    assert.ok(records(w.emu.world, '売掛金').length > 0, 'the trigger run wrote the report');
+    assert.equal(
+      w.emu.world.ui.events.filter((e) => e.exec === runs[0].result.id).length,
+      0,
+      'no UI from a trigger',
+    );
+
+    const saved = w.run('saveSettings', { args: [{ 売掛金の定期チェック: 'オフ' }] });
+    assert.match(JSON.stringify(saved.value), /売掛金の定期チェックを止めました/);
+    assert.equal(weekly().length, 0);
   });
 });
