@@ -135,7 +135,7 @@ function demoRules(world: World, run: (name: string) => ExecutionResult): void {
 }
 
 async function main(): Promise<void> {
-  const server = await spawnFakeMf({ seed: 1, faults: ['commit-then-timeout:2'] });
+  const server = await spawnFakeMf({ seed: 1, faults: ['commit-then-timeout:2'], receivables: true });
   try {
     const emu = new Emulator({ bundleDir: 'dist', owner: OWNER });
     // The script reaches the fake MF over real HTTP on loopback, configured as a user would (DESIGN §7).
@@ -161,6 +161,7 @@ async function main(): Promise<void> {
     addRules(emu.world, EXAMPLE_RULES);
     line();
     report('メニュー「明細を取り込む」（importTransactions）', run('importTransactions'));
+    report('メニュー「売掛金チェック」（checkReceivables）', run('checkReceivables'));
     demoCsvImport(emu, run);
     demoAiJudgement(emu, run);
     demoRules(emu.world, run);
@@ -171,6 +172,9 @@ async function main(): Promise<void> {
     for (const t of emu.advance(16 * 60_000)) report(`定期実行（トリガー ${t.handler}）`, t.result);
 
     const ledger = records(emu.world, '台帳');
+    for (const r of ledger.filter((x) => x.判定元 === '売掛金照合')) {
+      line(`入金の判定（売掛金照合）: ${r.摘要} ${r.金額}円 → ${r.勘定科目}／${r.取引先}／${r.判定根拠}`);
+    }
     line(`台帳: ${ledger.length} 行（${stateCounts(ledger)}）`);
     const csv = ledger.filter((r) => String(r.キー).startsWith('csv:'));
     line(`  うち CSV の行: ${csv.length} 行（${stateCounts(csv)}）`);

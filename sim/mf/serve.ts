@@ -1,4 +1,4 @@
-// CLI: `tsx sim/mf/serve.ts [--port N] [--seed N] [--fault KIND[:TIMES] …]` starts the fake MF API on
+// CLI: `tsx sim/mf/serve.ts [--port N] [--seed N] [--fault KIND[:TIMES] …] [--receivables]` starts the fake MF API on
 // 127.0.0.1 until Ctrl-C. `--fault commit-then-timeout:2` makes the next two journal creations commit and
 // then time out, so a demo shows what kicho does with an unknown outcome.
 
@@ -22,12 +22,13 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       seed: { type: 'string' },
       fault: { type: 'string', multiple: true },
+      receivables: { type: 'boolean' },
     },
     strict: true,
   });
   const port = integerOption(values.port, 'port', 0);
   const seed = integerOption(values.seed, 'seed', 1);
-  const mf = new FakeMf({ seed });
+  const mf = new FakeMf({ seed, receivables: values.receivables === true });
   for (const spec of values.fault ?? []) {
     const [kind, times] = spec.split(':');
     // Faults from the CLI hit journal creation, where an unknown outcome matters.

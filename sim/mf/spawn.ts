@@ -13,7 +13,9 @@ export interface SpawnedFakeMf {
 }
 
 /** Starts `sim/mf/serve.ts` on a free loopback port and resolves once it has printed its URL line. */
-export function spawnFakeMf(options: { seed?: number; faults?: string[] } = {}): Promise<SpawnedFakeMf> {
+export function spawnFakeMf(
+  options: { seed?: number; faults?: string[]; receivables?: boolean } = {},
+): Promise<SpawnedFakeMf> {
   const child = spawn(
     process.execPath,
     [
@@ -25,6 +27,7 @@ export function spawnFakeMf(options: { seed?: number; faults?: string[] } = {}):
       '--seed',
       String(options.seed ?? 1),
       ...(options.faults ?? []).flatMap((f) => ['--fault', f]),
+      ...(options.receivables ? ['--receivables'] : []),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
