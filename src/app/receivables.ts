@@ -194,12 +194,27 @@ export function suggestDeposits(
       )
       .map((r) => String(r.record.キー)),
   );
-  if (unmatched.size === 0) return [];
+  // A rule may already say 売掛金 (e.g. フリコミ → 売掛金) without knowing who paid or for what.
+  const account = normalizeText(settings.receivableAccount);
+  const toEnrich = new Set(
+    rowsAfter
+      .filter(
+        (r) =>
+          decided.has(String(r.record.キー)) &&
+          r.record.状態 === '要確認' &&
+          String(r.record.判定元).startsWith('ルール') &&
+          normalizeText(String(r.record.勘定科目)) === account &&
+          String(r.record.取引先).trim() === '',
+      )
+      .map((r) => String(r.record.キー)),
+  );
+  if (unmatched.size === 0 && toEnrich.size === 0) return [];
   const open = openReceivablesFromValues(ensureSheet(SHEET.receivables).sheet.getDataRange().getValues());
   if (open.length === 0) return [];
   return depositSuggestions({
     rows: rowsAfter,
     unmatchedKeys: unmatched,
+    enrichKeys: toEnrich,
     open,
     partners: masters.partners,
     receivableAccount: settings.receivableAccount,

@@ -130,6 +130,8 @@ export interface DepositSuggestionInput {
   rows: readonly LedgerRow[];
   /** Keys this run sent to 要確認 because no rule matched, or left 未判定 for the AI. */
   unmatchedKeys: ReadonlySet<string>;
+  /** Keys a rule sent to 要確認 as 売掛金 without a 取引先: the match adds who paid and which invoice. */
+  enrichKeys?: ReadonlySet<string>;
   open: readonly OpenReceivable[];
   partners: readonly PartnerName[];
   receivableAccount: string;
@@ -148,24 +150,34 @@ export function depositSuggestions(input: DepositSuggestionInput): RowChange[] {
   for (const row of input.rows) {
     const r = row.record;
     const key = String(r.キー);
-    if (!input.unmatchedKeys.has(key)) continue;
-    if (normalizeText(String(r.入出金)) !== '入金' || String(r.勘定科目).trim() !== '') continue;
+    const enrich = input.enrichKeys?.has(key) === true;
+    if (!input.unmatchedKeys.has(key) && !enrich) continue;
+    if (normalizeText(String(r.入出金)) !== '入金') continue;
+    if (!enrich && String(r.勘定科目).trim() !== '') continue;
     const amount = typeof r.金額 === 'number' ? r.金額 : Number.NaN;
     if (!(amount > 0)) continue;
     const match = matchDeposit(String(r.摘要), amount, open, input.partners, input.feeTolerance);
     if (!match) continue;
     const partners = new Set(match.kind === 'one' ? [match.item.partner] : match.items.map((i) => i.partner));
-    const patch: RowChange['patch'] = {
-      状態: '要確認',
-      勘定科目: input.receivableAccount,
-      判定元: DEPOSIT_SOURCE,
-      判定根拠:
-        match.kind === 'one'
-          ? DEPOSIT_MSG.one(match.item, match.shortfall)
-          : DEPOSIT_MSG.ambiguous(match.items),
-      メモ: match.kind === 'one' ? DEPOSIT_MSG.review : DEPOSIT_MSG.reviewAmbiguous,
-      更新日時: input.now,
-    };
+    const reason =
+      match.kind === 'one'
+        ? DEPOSIT_MSG.one(match.item, match.shortfall)
+        : DEPOSIT_MSG.ambiguous(match.items);
+    const patch: RowChange['patch'] = enrich
+      ? // The rule's decision stands; the match only adds who paid and for which invoice.
+        {
+          判定根拠: `${String(r.判定根拠)} ／ ${reason}`,
+          メモ: match.kind === 'one' ? DEPOSIT_MSG.review : DEPOSIT_MSG.reviewAmbiguous,
+          更新日時: input.now,
+        }
+      : {
+          状態: '要確認',
+          勘定科目: input.receivableAccount,
+          判定元: DEPOSIT_SOURCE,
+          判定根拠: reason,
+          メモ: match.kind === 'one' ? DEPOSIT_MSG.review : DEPOSIT_MSG.reviewAmbiguous,
+          更新日時: input.now,
+        };
     // Who paid is certain when every candidate is the same 取引先; only which invoice is not.
     if (partners.size === 1) patch.取引先 = [...partners][0];
     if (match.kind === 'one') match.item.balance = 0;

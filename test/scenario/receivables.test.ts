@@ -284,6 +284,41 @@ describe('deposits meet receivables (判定)', () => {
   });
 });
 
+describe('deposits a rule already calls 売掛金', () => {
+  test('a rule 「ﾌﾘｺﾐ → 売掛金」 without 取引先 keeps its decision; the match adds who paid and which invoice', () => {
+    const w = kichoWorld({ receivables: true, window: ['2026-11-01', '2026-11-30'] });
+    w.addRules([
+      {
+        優先度: 5,
+        一致方法: '前方一致',
+        キーワード: 'ﾌﾘｺﾐ',
+        入出金: '入金',
+        勘定科目: '売掛金',
+        自動承認: 'いいえ',
+        有効: true,
+      },
+    ]);
+    w.run('checkReceivables');
+    w.run('importTransactions');
+    w.run('classifyPending');
+    const rows = w.ledger();
+    const sato = rows.find((r) => r.摘要 === 'ﾌﾘｺﾐ ﾕ)ｻﾄｳｺｳｷﾞﾖｳ');
+    assert.ok(sato);
+    assert.deepEqual(
+      [sato.状態, sato.勘定科目, sato.取引先, sato.判定元],
+      ['要確認', '売掛金', SATO, 'ルール#5'],
+    );
+    assert.match(String(sato.判定根拠), /2026-09-15 発生の売掛金/);
+    const fukuoka = rows.find((r) => r.摘要 === 'ﾌﾘｺﾐ ｶ)ﾌｸｵｶﾌﾄﾞｳｻﾝ');
+    assert.ok(fukuoka);
+    assert.deepEqual(
+      [fukuoka.勘定科目, fukuoka.取引先, fukuoka.判定元],
+      ['売掛金', '', 'ルール#5'],
+      'no open invoice: the rule alone',
+    );
+  });
+});
+
 describe('売掛金の定期チェック', () => {
   test('オン: setup installs one weekly trigger (Monday, 8 a.m.) that writes the 売掛金 sheet; オフ in the 設定 dialog removes it', () => {
     const w = kichoWorld({ receivables: true });
