@@ -4,6 +4,7 @@
  */
 import { csvDryRunWarnings } from '../core/csv/warnings';
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
+import { isRemoteTag } from '../core/keys';
 import type { RuleFinding } from '../core/rule-diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { today } from '../gas/clock';
@@ -36,7 +37,7 @@ export function computeDryRun(ctx: RunContext): {
     currentWindow: window.label,
     taggedJournalsInMf: table.rows.length === 0 ? taggedJournals(window.start, window.end) : null,
   });
-  plan.warnings.push(...csvDryRunWarnings(table.rows, readSources(), readMasters()));
+  plan.warnings.push(...csvDryRunWarnings(table.rows, readSources(), masters));
   return {
     plan,
     settingsProblems: problems.map((p) => `${p.cell} ${p.message}`),
@@ -52,7 +53,7 @@ function taggedJournals(start: string, end: string): number | null {
   try {
     return mfClient()
       .journalsBetween(start, end)
-      .filter((j) => j.tags.some((t) => /^kc-[0-9a-f]{16}$/.test(t))).length;
+      .filter((j) => j.tags.some(isRemoteTag)).length;
   } catch (_e) {
     return null;
   }

@@ -6,7 +6,7 @@
 import { type CsvSource, csvJournalRequest, findSource } from '../core/csv/sources';
 import { planToken } from '../core/dry-run';
 import { fingerprint } from '../core/fingerprint';
-import { isCsvKey, isMfKey, remoteTag } from '../core/keys';
+import { isCsvKey, isMfKey, isRemoteTag, remoteTag } from '../core/keys';
 import type { LedgerRecord, LedgerRow, RowChange } from '../core/ledger';
 import { type Masters, resolvePosting } from '../core/masters';
 import type { Claimed, SendResult } from '../core/posting';
@@ -152,9 +152,7 @@ function lostLedgerReason(rowsNow: number, last: number, settings: Settings, mf:
   }
   if (rowsNow > 0) return null;
   const window = importWindow(settings, today());
-  const tagged = mf
-    .journalsBetween(window.start, window.end)
-    .filter((j) => j.tags.some((t) => /^kc-[0-9a-f]{16}$/.test(t)));
+  const tagged = mf.journalsBetween(window.start, window.end).filter((j) => j.tags.some(isRemoteTag));
   if (tagged.length === 0) return null;
   return `台帳が空ですが、MFには kicho が登録した仕訳が ${tagged.length} 件あります。二重登録を防ぐため登録を止めました。メニュー「台帳を復元」を実行してください。`;
 }

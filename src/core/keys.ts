@@ -26,6 +26,11 @@ export function remoteTag(key: string): RemoteTag {
   return `kc-${sha256Hex(key).slice(0, 16)}`;
 }
 
+/** A tag kicho wrote (`kc-` + 16 hex), as opposed to tags people put on journals in MF. */
+export function isRemoteTag(tag: string): boolean {
+  return /^kc-[0-9a-f]{16}$/.test(tag);
+}
+
 /** Occurrence-counting form of a CSV description: NFKC, trimmed (DESIGN §2). */
 export function csvDescriptionForm(description: string): string {
   return description.normalize('NFKC').trim();

@@ -5,7 +5,7 @@
  */
 import type { OpenReceivable } from './deposit-match';
 import { headerIndex } from './headers';
-import type { ReceivableItem, ReceivablesReport } from './receivables';
+import type { PartnerTotal, ReceivableItem, ReceivablesReport } from './receivables';
 import { dateText } from './settings';
 
 export const RECEIVABLE_SECTIONS = {
@@ -34,38 +34,44 @@ function itemRow(i: ReceivableItem): Row {
   };
 }
 
+/** A line of 取引先別の合計 (one partner, or the 合計 of them all). */
+function totalsRow(t: PartnerTotal): Row {
+  return {
+    取引先: t.partner,
+    金額: t.amount,
+    回収済: t.collected,
+    残高: t.balance,
+    状態: `未回収 ${t.openCount} 件・期日超過 ${t.overdueCount} 件`,
+    '値引・返品': t.cancelled,
+    手数料差額: t.feeDifference,
+  };
+}
+
 export function receivableSheetRows(report: ReceivablesReport): Row[] {
   const rows: Row[] = report.open.map(itemRow);
   if (rows.length === 0) rows.push({ 取引先: RECEIVABLE_SECTIONS.noOpen });
   rows.push({}, { 取引先: RECEIVABLE_SECTIONS.partners });
-  const sum = { amount: 0, collected: 0, cancelled: 0, fee: 0, balance: 0, open: 0, overdue: 0 };
+  const sum: PartnerTotal = {
+    partner: RECEIVABLE_SECTIONS.total,
+    amount: 0,
+    collected: 0,
+    cancelled: 0,
+    feeDifference: 0,
+    balance: 0,
+    openCount: 0,
+    overdueCount: 0,
+  };
   for (const p of report.partners) {
-    rows.push({
-      取引先: p.partner,
-      金額: p.amount,
-      回収済: p.collected,
-      残高: p.balance,
-      状態: `未回収 ${p.openCount} 件・期日超過 ${p.overdueCount} 件`,
-      '値引・返品': p.cancelled,
-      手数料差額: p.feeDifference,
-    });
+    rows.push(totalsRow(p));
     sum.amount += p.amount;
     sum.collected += p.collected;
     sum.cancelled += p.cancelled;
-    sum.fee += p.feeDifference;
+    sum.feeDifference += p.feeDifference;
     sum.balance += p.balance;
-    sum.open += p.openCount;
-    sum.overdue += p.overdueCount;
+    sum.openCount += p.openCount;
+    sum.overdueCount += p.overdueCount;
   }
-  rows.push({
-    取引先: RECEIVABLE_SECTIONS.total,
-    金額: sum.amount,
-    回収済: sum.collected,
-    残高: sum.balance,
-    状態: `未回収 ${sum.open} 件・期日超過 ${sum.overdue} 件`,
-    '値引・返品': sum.cancelled,
-    手数料差額: sum.fee,
-  });
+  rows.push(totalsRow(sum));
   rows.push({}, { 取引先: RECEIVABLE_SECTIONS.buckets });
   for (const b of report.buckets) rows.push({ 区分: b.bucket, 残高: b.balance, 状態: `${b.count} 件` });
   if (report.closed.length > 0) {

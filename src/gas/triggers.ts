@@ -14,17 +14,20 @@ export type TriggerOutcome =
 
 export function installScheduleTrigger(intervalMinutes: number): TriggerOutcome {
   const props = PropertiesService.getScriptProperties();
-  const me = Session.getEffectiveUser().getEmail();
-  const owner = props.getProperty(OWNER);
-  const mine = ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === SCHEDULE_HANDLER);
-  if (owner && owner !== me && mine.length === 0) return { kind: 'owned-by-other', owner };
-  if (mine.length === 1 && props.getProperty(INTERVAL) === String(intervalMinutes)) {
-    return { kind: 'unchanged', interval: intervalMinutes };
-  }
-  for (const t of mine) ScriptApp.deleteTrigger(t);
-  ScriptApp.newTrigger(SCHEDULE_HANDLER).timeBased().everyMinutes(intervalMinutes).create();
-  props.setProperties({ [OWNER]: me, [INTERVAL]: String(intervalMinutes) });
-  return { kind: 'installed', interval: intervalMinutes };
+  const outcome = ensureTrigger(
+    SCHEDULE_HANDLER,
+    true,
+    () => {
+      ScriptApp.newTrigger(SCHEDULE_HANDLER).timeBased().everyMinutes(intervalMinutes).create();
+      props.setProperties({
+        [OWNER]: Session.getEffectiveUser().getEmail(),
+        [INTERVAL]: String(intervalMinutes),
+      });
+    },
+    props.getProperty(INTERVAL) === String(intervalMinutes),
+  );
+  if (outcome === 'owned-by-other') return { kind: 'owned-by-other', owner: props.getProperty(OWNER) ?? '' };
+  return { kind: outcome === 'installed' ? 'installed' : 'unchanged', interval: intervalMinutes };
 }
 
 export const BACKUP_HANDLER = 'backupLedger';
@@ -33,16 +36,21 @@ export const RECEIVABLES_HANDLER = 'checkReceivables';
 export type FixedTriggerOutcome = 'installed' | 'removed' | 'unchanged' | 'owned-by-other';
 
 /**
- * One trigger for `handler` when `wanted`, none when not; owned by the account that owns the
- * schedule (another account changes nothing, since it cannot see the owner's triggers).
+ * One trigger for `handler` when `wanted` (replaced unless `upToDate`), none when not; owned by the
+ * account that owns the schedule (another account changes nothing: it cannot see those triggers).
  */
-function ensureTrigger(handler: string, wanted: boolean, create: () => void): FixedTriggerOutcome {
+function ensureTrigger(
+  handler: string,
+  wanted: boolean,
+  create: () => void,
+  upToDate = true,
+): FixedTriggerOutcome {
   const props = PropertiesService.getScriptProperties();
   const me = Session.getEffectiveUser().getEmail();
   const owner = props.getProperty(OWNER);
   const mine = ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === handler);
   if (owner && owner !== me && mine.length === 0) return 'owned-by-other';
-  if (wanted && mine.length === 1) return 'unchanged';
+  if (wanted && mine.length === 1 && upToDate) return 'unchanged';
   if (!wanted && mine.length === 0) return 'unchanged';
   for (const t of mine) ScriptApp.deleteTrigger(t);
   if (!wanted) return 'removed';

@@ -197,6 +197,18 @@ describe('checkReceivables', () => {
   });
 });
 
+/** An auto-approving rule for 山田商事's deposits: it decides before any suggestion. */
+const YAMADA_RULE = {
+  優先度: 1,
+  一致方法: '部分一致',
+  キーワード: 'ﾔﾏﾀﾞｼｮｳｼﾞ',
+  入出金: '入金',
+  勘定科目: '売掛金',
+  取引先: YAMADA,
+  自動承認: 'はい',
+  有効: true,
+};
+
 describe('deposits meet receivables (判定)', () => {
   const byText = (rows: Record<string, unknown>[], text: string) => {
     const found = rows.find((r) => r.摘要 === text);
@@ -239,18 +251,7 @@ describe('deposits meet receivables (判定)', () => {
 
   test('a rule with 自動承認 still decides; nothing is suggested without a 売掛金チェック', () => {
     const w = kichoWorld({ receivables: true, window: ['2026-11-01', '2026-11-30'] });
-    w.addRules([
-      {
-        優先度: 1,
-        一致方法: '部分一致',
-        キーワード: 'ﾔﾏﾀﾞｼｮｳｼﾞ',
-        入出金: '入金',
-        勘定科目: '売掛金',
-        取引先: YAMADA,
-        自動承認: 'はい',
-        有効: true,
-      },
-    ]);
+    w.addRules([YAMADA_RULE]);
     w.run('importTransactions');
     w.run('classifyPending');
     let rows = w.ledger();
@@ -262,18 +263,7 @@ describe('deposits meet receivables (判定)', () => {
 
     // After a check, the rule's row is still the rule's; the others get suggestions.
     const w2 = kichoWorld({ receivables: true, window: ['2026-11-01', '2026-11-30'] });
-    w2.addRules([
-      {
-        優先度: 1,
-        一致方法: '部分一致',
-        キーワード: 'ﾔﾏﾀﾞｼｮｳｼﾞ',
-        入出金: '入金',
-        勘定科目: '売掛金',
-        取引先: YAMADA,
-        自動承認: 'はい',
-        有効: true,
-      },
-    ]);
+    w2.addRules([YAMADA_RULE]);
     w2.run('checkReceivables');
     w2.run('importTransactions');
     w2.run('classifyPending');
