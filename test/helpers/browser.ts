@@ -1,14 +1,17 @@
 /**
- * Headless Chromium for the browser tests: Debian's chromium (installed by .ci/run), driven by
- * playwright-core. The flags keep Chromium off the network this machine does not have.
+ * Headless Chromium for the browser tests: Debian's chromium (installed by `npm test`'s first step,
+ * scripts/ensure-browser.mjs, when missing) or CHROMIUM_PATH, driven by playwright-core. The flags keep
+ * Chromium off the network this machine does not have.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { chromiumPath } from '../../scripts/browser.mjs';
 import { ROOT } from './emulator';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The same browser the set-up step checked; never a silent skip when there is none. */
+export const CHROMIUM = chromiumPath() ?? '/usr/bin/chromium';
 /** Screenshots are test artifacts; the README's user guide uses copies in docs/images/. */
 export const SCREENSHOTS = path.join(ROOT, 'out', 'screenshots');
 
