@@ -309,6 +309,9 @@ describe('npm test’s browser set-up step', () => {
     assert.equal(failure?.status, 1);
     const lines = failure.stderr.trim().split('\n');
     assert.equal(lines.length, 1);
-    assert.match(lines[0], /CHROMIUM_PATH=.*no-chromium は実行できるファイルではありません.*is not an executable/);
+    assert.match(
+      lines[0],
+      /CHROMIUM_PATH=.*no-chromium は実行できるファイルではありません.*is not an executable/,
+    );
   });
 });
