@@ -33,7 +33,10 @@ export function scopeNeed(service: string, method: string): Need | null {
   switch (service) {
     case 'sheets':
       // Real code meets the error at its first call, getActiveSpreadsheet(), which the guest answers locally.
-      return { anyOf: [SCOPE.spreadsheetsCurrent, SCOPE.spreadsheets], name: 'SpreadsheetApp.getActiveSpreadsheet' };
+      return {
+        anyOf: [SCOPE.spreadsheetsCurrent, SCOPE.spreadsheets],
+        name: 'SpreadsheetApp.getActiveSpreadsheet',
+      };
     case 'ui':
       return { anyOf: [SCOPE.containerUi], name: method === 'get' ? 'SpreadsheetApp.getUi' : `Ui.${method}` };
     case 'fetch':
@@ -42,7 +45,8 @@ export function scopeNeed(service: string, method: string): Need | null {
         : { anyOf: [SCOPE.externalRequest], name: `UrlFetchApp.${method}` };
     case 'script':
       if (method === 'createTrigger') return { anyOf: [SCOPE.scriptApp], name: 'ScriptApp.newTrigger' };
-      if (method === 'projectTriggers') return { anyOf: [SCOPE.scriptApp], name: 'ScriptApp.getProjectTriggers' };
+      if (method === 'projectTriggers')
+        return { anyOf: [SCOPE.scriptApp], name: 'ScriptApp.getProjectTriggers' };
       if (method === 'deleteTrigger') return { anyOf: [SCOPE.scriptApp], name: 'ScriptApp.deleteTrigger' };
       return null;
     default:

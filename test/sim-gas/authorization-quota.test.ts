@@ -5,7 +5,13 @@ import { SCOPE } from '../../sim/gas/authorization';
 import { GAS_MESSAGES } from '../../sim/gas/errors';
 import { fixtureEmulator } from '../helpers/emulator';
 
-const ALL = [SCOPE.spreadsheetsCurrent, SCOPE.containerUi, SCOPE.externalRequest, SCOPE.scriptApp, SCOPE.email];
+const ALL = [
+  SCOPE.spreadsheetsCurrent,
+  SCOPE.containerUi,
+  SCOPE.externalRequest,
+  SCOPE.scriptApp,
+  SCOPE.email,
+];
 
 const CODE = `
   function attempt(fn) { try { return String(fn()); } catch (e) { return String(e); } }
@@ -58,7 +64,11 @@ describe('granted scopes per user', () => {
 
   test('getAuthorizationInfo: status, URL and the authorized scopes, for the manifest or a list', () => {
     const emu = emulator({ grants: { 'bob@example.com': [SCOPE.spreadsheetsCurrent, SCOPE.containerUi] } });
-    const [status, url, scopes] = emu.run('info', { user: 'bob@example.com' }).value as [string, string, string[]];
+    const [status, url, scopes] = emu.run('info', { user: 'bob@example.com' }).value as [
+      string,
+      string,
+      string[],
+    ];
     assert.equal(status, 'REQUIRED');
     assert.match(url, /^https:\/\/script\.google\.com\/macros\/d\/.+\/authorize$/);
     assert.deepEqual(scopes, [SCOPE.spreadsheetsCurrent, SCOPE.containerUi]);
@@ -73,7 +83,12 @@ describe('granted scopes per user', () => {
     assert.equal(r.status, 'error');
     assert.equal(r.error?.message, GAS_MESSAGES.authorizationRequired);
     const prompt = emu.world.ui.events.find((e) => e.type === 'authorization');
-    assert.deepEqual(prompt?.scopes, [SCOPE.containerUi, SCOPE.externalRequest, SCOPE.scriptApp, SCOPE.email]);
+    assert.deepEqual(prompt?.scopes, [
+      SCOPE.containerUi,
+      SCOPE.externalRequest,
+      SCOPE.scriptApp,
+      SCOPE.email,
+    ]);
     emu.world.grants.grantAll('bob@example.com');
     assert.equal(emu.run('requireAll', { user: 'bob@example.com' }).value, 'went on');
     // A scope the manifest does not declare is an error, not a prompt.
@@ -102,7 +117,11 @@ describe('daily quotas per account', () => {
       `Exception: ${GAS_MESSAGES.urlfetchQuota}`,
     ]);
     assert.equal(emu.world.fetch.log.length, sent + 2, 'the refused call never left');
-    assert.deepEqual(emu.run('fetchMany', { user: 'work@example.com', args: [3] }).value, ['200', '200', '200']);
+    assert.deepEqual(emu.run('fetchMany', { user: 'work@example.com', args: [3] }).value, [
+      '200',
+      '200',
+      '200',
+    ]);
   });
 
   test('rolling-24h: the day resets 24 h after its first request; tokyo-midnight: at 0:00 in Tokyo', () => {
@@ -143,6 +162,8 @@ describe('daily quotas per account', () => {
     assert.equal(emu.run('busy', { args: [90_000] }).value, 'done');
     // The day is spent: the next trigger run ends at its first call.
     assert.equal(emu.run('busy', { kind: 'trigger', args: [0] }).status, 'killed');
-    assert.ok(emu.world.quotas.used('owner@example.com', 'triggerRuntimeMs', emu.world.clock.now()) >= 90 * 60_000);
+    assert.ok(
+      emu.world.quotas.used('owner@example.com', 'triggerRuntimeMs', emu.world.clock.now()) >= 90 * 60_000,
+    );
   });
 });

@@ -161,7 +161,11 @@ export function makeScriptApp() {
   return {
     getAuthorizationInfo: (_authMode: unknown, scopes?: string[]) =>
       new AuthorizationInfo(
-        call<AuthorizationView>('script', 'authorizationInfo', Array.isArray(scopes) ? scopes.map(String) : null),
+        call<AuthorizationView>(
+          'script',
+          'authorizationInfo',
+          Array.isArray(scopes) ? scopes.map(String) : null,
+        ),
       ),
     requireScopes: (_authMode: unknown, scopes: string[]) => {
       if (!Array.isArray(scopes)) throw new GasException('Invalid argument: oAuthScopes');

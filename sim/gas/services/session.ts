@@ -13,7 +13,9 @@ export const SESSION_SERVICE: ServiceTable = {
    * unknown"); other executions know the account that runs them (a trigger's is its creator).
    */
   activeUser: method('free', (ctx) =>
-    (ctx.exec.kind === 'simple' && ctx.exec.user !== ctx.world.owner) || !emailGranted(ctx) ? '' : ctx.exec.user,
+    (ctx.exec.kind === 'simple' && ctx.exec.user !== ctx.world.owner) || !emailGranted(ctx)
+      ? ''
+      : ctx.exec.user,
   ),
   effectiveUser: method('free', (ctx) => (emailGranted(ctx) ? ctx.exec.user : '')),
   timeZone: method('free', (ctx) => ctx.world.timeZone),
