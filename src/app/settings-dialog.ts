@@ -3,11 +3,13 @@
  * use; nothing is written while any value is invalid, and a valid save is one write of the 値 column.
  */
 
+import { allPlans, type DailyPlan, measuredCost, PLANNING_KIND, WORKSPACE_NOTE } from '../core/quota';
 import { SHEET } from '../core/schema';
 import { problemsOf, type SettingField, settingFields } from '../core/settings-form';
 import { toCell } from '../gas/cells';
 import { underScriptLock } from '../gas/lock';
 import { readSettingRows, readSettings } from '../gas/settings-sheet';
+import { readUsage } from '../gas/usage';
 import { appendRecords, ensureSheet } from '../gas/workbook';
 import { appendRunLog } from './run-log';
 import { receivablesTriggerMessage, scheduleMessage } from './setup';
@@ -24,10 +26,25 @@ export function openSettings(): void {
   SpreadsheetApp.getUi().showModalDialog(html, '設定');
 }
 
+/** What each 照合間隔 × 自動実行 costs a day against the account's quotas (this account's runs when known). */
+export function schedulePlans(): { plans: DailyPlan[]; note: string } {
+  const { settings } = readSettings();
+  const measured = measuredCost(readUsage());
+  const plans = allPlans(PLANNING_KIND, {
+    on: settings.autoRun ? measured : null,
+    off: settings.autoRun ? null : measured,
+  });
+  return { plans, note: WORKSPACE_NOTE };
+}
+
 /** google.script.run: the fields as they are on the sheet now. */
-export function settingsForm(): { fields: SettingField[]; problems: Record<string, string> } {
+export function settingsForm(): {
+  fields: SettingField[];
+  problems: Record<string, string>;
+  quota: ReturnType<typeof schedulePlans>;
+} {
   const { rows } = readSettingRows();
-  return { fields: settingFields(rows), problems: problemsOf(rows, {}) };
+  return { fields: settingFields(rows), problems: problemsOf(rows, {}), quota: schedulePlans() };
 }
 
 /** google.script.run: checks every value, then writes them all at once, or nothing. */

@@ -11,6 +11,13 @@ import {
   HttpTransportError,
 } from '../mf/http';
 
+let fetchesThisExecution = 0;
+
+/** UrlFetch calls this execution made through the port (the daily quota counts each). */
+export function fetchCount(): number {
+  return fetchesThisExecution;
+}
+
 export function urlFetchPort(): HttpPort {
   return {
     send(request: HttpRequest): HttpResponse {
@@ -26,6 +33,7 @@ export function urlFetchPort(): HttpPort {
       }
       let response: GoogleAppsScript.URL_Fetch.HTTPResponse;
       try {
+        fetchesThisExecution++;
         response = UrlFetchApp.fetch(request.url, params);
       } catch (e) {
         const text = String(e instanceof Error ? e.message : e);
