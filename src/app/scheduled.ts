@@ -11,6 +11,7 @@ import { readSettings } from '../gas/settings-sheet';
 import { readUsage, recordRun } from '../gas/usage';
 import { runClassify } from './classify-pending';
 import { runImport } from './import-transactions';
+import { scheduledRunMismatch } from './oauth-owner';
 import { runPost } from './post-approved';
 import { runReconcile } from './reconcile';
 import { refreshReviewSheet } from './review-sheet';
@@ -33,6 +34,9 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
       return null;
     }
   };
+  // OAuth tokens are per user: the trigger owner may not be the account that connected MF.
+  const mismatch = ctx.fromTrigger ? scheduledRunMismatch() : null;
+  if (mismatch) return { ok: false, count: 0, messages: [mismatch] };
   // The daily quotas: shrink or skip the work before Google stops the run halfway (core/quota.ts).
   const usage = ctx.fromTrigger ? readUsage() : null;
   const budget = usage ? scheduledBudget(usage, PLANNING_KIND) : { mode: 'full' as const, message: '' };
