@@ -27,7 +27,7 @@ import { reconcile } from './app/reconcile';
 import { restoreLedgerFromMf } from './app/restore';
 import { openReview } from './app/review-sheet';
 import { runScheduled } from './app/scheduled';
-import { openSettings, saveSettings, settingsForm } from './app/settings-dialog';
+import { openSettings, removeAiKey, saveAiKey, saveSettings, settingsForm } from './app/settings-dialog';
 import { setup } from './app/setup';
 import { addStarterRules, setupChecklist, setupWizard, showRulesSheet } from './app/setup-guide';
 
@@ -55,6 +55,8 @@ global.disconnectMf = guarded('接続の解除', false, disconnectMf);
 global.openSettings = guarded('設定の編集', true, openSettings);
 global.settingsForm = guarded('設定の表示', false, settingsForm);
 global.saveSettings = guarded('設定の保存', false, saveSettings);
+global.saveAiKey = guarded('AIキーの保存', false, saveAiKey);
+global.removeAiKey = guarded('AIキーの削除', false, removeAiKey);
 global.postPreviewed = postPreviewed;
 global.openReview = guarded('要確認を開く', true, openReview);
 global.openAutoRun = guarded('自動実行の設定', true, openAutoRun);
