@@ -1,6 +1,7 @@
 /**
  * Entry wiring only: Apps Script finds handlers by name on the global object (DESIGN §6).
- * Assignments are explicit so gas-webpack-plugin emits a top-level stub for each.
+ * Assignments are explicit so gas-webpack-plugin emits a top-level stub for each. Handlers that do
+ * not go through runEntry are wrapped by `guarded`, which checks Google's permissions first.
  */
 import { authCallback } from './app/auth-callback';
 import { openAutoRun } from './app/auto-run';
@@ -19,13 +20,14 @@ import { openHelp } from './app/help';
 import { csvDialogInit, csvImportFile, csvPreview, importCsv, openCsvImport } from './app/import-csv';
 import { importTransactions } from './app/import-transactions';
 import { onOpen } from './app/on-open';
+import { guarded } from './app/permission-gate';
 import { postApproved, postPreviewed } from './app/post-approved';
 import { checkReceivables } from './app/receivables';
 import { reconcile } from './app/reconcile';
 import { restoreLedgerFromMf } from './app/restore';
 import { openReview } from './app/review-sheet';
 import { runScheduled } from './app/scheduled';
-import { openSettings, saveSettings, settingsForm } from './app/settings-dialog';
+import { openSettings, removeAiKey, saveAiKey, saveSettings, settingsForm } from './app/settings-dialog';
 import { setup } from './app/setup';
 import { addStarterRules, setupChecklist, setupWizard, showRulesSheet } from './app/setup-guide';
 
@@ -44,25 +46,27 @@ global.checkReceivables = checkReceivables;
 global.authCallback = authCallback;
 global.backupLedger = backupLedger;
 // Menu targets and the connection sidebar's google.script.run targets.
-global.openConnection = openConnection;
-global.confirmDisconnect = confirmDisconnect;
-global.connectionStatus = connectionStatus;
-global.connectWithApiKey = connectWithApiKey;
-global.saveOAuthClient = saveOAuthClient;
-global.disconnectMf = disconnectMf;
-global.openSettings = openSettings;
-global.settingsForm = settingsForm;
-global.saveSettings = saveSettings;
+global.openConnection = guarded('MFに接続', true, openConnection);
+global.confirmDisconnect = guarded('接続の解除', true, confirmDisconnect);
+global.connectionStatus = guarded('接続の確認', false, connectionStatus);
+global.connectWithApiKey = guarded('MFへの接続', false, connectWithApiKey);
+global.saveOAuthClient = guarded('MFへの接続', false, saveOAuthClient);
+global.disconnectMf = guarded('接続の解除', false, disconnectMf);
+global.openSettings = guarded('設定の編集', true, openSettings);
+global.settingsForm = guarded('設定の表示', false, settingsForm);
+global.saveSettings = guarded('設定の保存', false, saveSettings);
+global.saveAiKey = guarded('AIキーの保存', false, saveAiKey);
+global.removeAiKey = guarded('AIキーの削除', false, removeAiKey);
 global.postPreviewed = postPreviewed;
-global.openReview = openReview;
-global.openAutoRun = openAutoRun;
-global.openHelp = openHelp;
+global.openReview = guarded('要確認を開く', true, openReview);
+global.openAutoRun = guarded('自動実行の設定', true, openAutoRun);
+global.openHelp = guarded('ヘルプ', true, openHelp);
 global.setupWizard = setupWizard;
-global.setupChecklist = setupChecklist;
-global.addStarterRules = addStarterRules;
-global.showRulesSheet = showRulesSheet;
+global.setupChecklist = guarded('初期設定の確認', false, setupChecklist);
+global.addStarterRules = guarded('ルールの追加', false, addStarterRules);
+global.showRulesSheet = guarded('ルールを開く', false, showRulesSheet);
 global.importCsv = importCsv;
-global.openCsvImport = openCsvImport;
-global.csvDialogInit = csvDialogInit;
-global.csvPreview = csvPreview;
+global.openCsvImport = guarded('CSVの取込', true, openCsvImport);
+global.csvDialogInit = guarded('CSVの取込', false, csvDialogInit);
+global.csvPreview = guarded('CSVの取込', false, csvPreview);
 global.csvImportFile = csvImportFile;

@@ -26,6 +26,14 @@ export const GAS_MESSAGES = {
     'This script has too many triggers. Triggers must be deleted from the script before more can be added.',
   noPermission: (method: string, scope: string) =>
     `You do not have permission to call ${method}. Required permissions: ${scope}`,
+  /** The daily UrlFetch calls are spent (reference/gas-platform.md §3.3): nothing is sent. */
+  urlfetchQuota: 'Service invoked too many times for one day: urlfetch.',
+  /** UrlFetch bandwidth throttle (§3.3): nothing is sent. */
+  bandwidth: (url: string) => `Bandwidth quota exceeded: ${url}. Try reducing the rate of data transfer.`,
+  /** The daily trigger runtime is spent (§4.2, §6). */
+  computerTime: 'Service using too much computer time for one day.',
+  /** ScriptApp.requireScopes / requireAllScopes with consent missing: the execution ends (README "Switches"). */
+  authorizationRequired: 'Authorization is required to perform that action.',
   propertyValueTooLarge: 'Argument too large: value',
   propertyQuota: 'You have exceeded the property storage quota. Please remove some properties and try again.',
 } as const;

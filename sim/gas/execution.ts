@@ -125,7 +125,7 @@ export class Execution {
       value: this.lastValue,
       error:
         s.status === 'killed'
-          ? { name: 'Exception', message: 'Exceeded maximum execution time' }
+          ? { name: 'Exception', message: s.killMessage ?? 'Exceeded maximum execution time' }
           : this.lastError,
       startedAt: s.startedAt,
       endedAt: this.world.clock.now(),

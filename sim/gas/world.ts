@@ -3,9 +3,11 @@
  * triggers, the UI log, the virtual clock and the HTTP routes (fake MF). It answers each service
  * call of an execution synchronously through `handle(execId, call)`; nothing else crosses over.
  */
+import { checkScope, Grants, manifestScopes } from './authorization';
 import { EXECUTION_LIMIT_MS, SIMPLE_TRIGGER_LIMIT_MS, VirtualClock } from './clock';
 import { GAS_MESSAGES, GasError } from './errors';
 import type { Call, Reply } from './protocol';
+import { type AccountKind, type QuotaReset, QuotaTable } from './quota';
 import { SERVICES, type ServiceContext } from './services';
 import { CacheStores } from './services/cache';
 import { FetchRouter } from './services/fetch-router';
@@ -41,6 +43,8 @@ export interface ExecutionState {
   logs: string[];
   /** Emulator bugs surfaced during the execution; tests assert there are none. */
   internalErrors: string[];
+  /** Why a killed execution ended (default: the 6-minute limit). */
+  killMessage?: string;
 }
 
 /** Latencies (virtual ms) charged per service call; they drive the 6-minute budget. */
@@ -82,6 +86,15 @@ export interface WorldOptions {
   bundleDir?: string;
   /** Seed for everything random the platform does (UUIDs, jitter). */
   seed?: number;
+  /**
+   * Granular consent: the scopes each listed user ticked (unlisted users granted the whole manifest).
+   * `world.grants` changes them later (a person re-authorizing).
+   */
+  grants?: Record<string, readonly string[]>;
+  /** Account kind per user for the daily quotas (default consumer). */
+  accounts?: Record<string, AccountKind>;
+  /** When a quota day ends (README "Switches"; default 'rolling-24h', as Google documents). */
+  quotaReset?: QuotaReset;
 }
 
 export interface Fault {
@@ -121,6 +134,8 @@ export class World {
   readonly ui = new UiLog();
   readonly fetch = new FetchRouter();
   readonly executions = new Map<number, ExecutionState>();
+  readonly grants: Grants;
+  readonly quotas: QuotaTable;
   private readonly faults: Fault[] = [];
   /**
    * Called before each service call is answered; tests use it to act at a precise point (kill the
@@ -158,6 +173,8 @@ export class World {
     this.caches = new CacheStores(() => this.clock.now());
     this.randomState = (options.seed ?? 1) >>> 0;
     this.spreadsheet.writeThrough = this.writePolicy === 'write-through';
+    this.grants = new Grants(manifestScopes(this.bundleDir), options.grants);
+    this.quotas = new QuotaTable(options.accounts ?? {}, options.quotaReset ?? 'rolling-24h');
   }
 
   /** Deterministic random in [0, 1) (mulberry32), so a seed reproduces a whole run. */
@@ -202,15 +219,25 @@ export class World {
     this.spreadsheet.commit(id);
     this.locks.releaseAll(id);
     exec.status = status;
+    this.chargeRuntime(exec);
+  }
+
+  /** Trigger executions spend their owner's daily trigger runtime (reference/gas-platform.md §4.2). */
+  private chargeRuntime(exec: ExecutionState): void {
+    if (exec.kind !== 'trigger') return;
+    const now = this.clock.now();
+    this.quotas.use(exec.user, 'triggerRuntimeMs', now - exec.startedAt, now);
   }
 
   /** Abrupt end (6-minute limit, crash): buffered writes are lost, locks released (LK: "released when the script terminates"). */
-  killExecution(id: number): void {
+  killExecution(id: number, message?: string): void {
     const exec = this.mustGet(id);
     if (exec.status !== 'running') return;
     this.spreadsheet.discard(id);
     this.locks.releaseAll(id);
     exec.status = 'killed';
+    if (message) exec.killMessage = message;
+    this.chargeRuntime(exec);
   }
 
   /** Makes the next `times` calls of service[.method] throw `message` (e.g. LockService's transient error). */
@@ -235,17 +262,22 @@ export class World {
   /** Answers one service call. Never throws: errors travel back in the reply. */
   handle(execId: number, call: Call): Reply {
     const exec = this.mustGet(execId);
-    if (exec.status === 'killed') return this.killedReply();
+    if (exec.status === 'killed') return this.killedReply(exec);
     if (exec.status !== 'running') {
       return { ok: false, message: 'Execution has ended.', name: 'EmulatorError', t: this.clock.now() };
     }
     if (this.clock.now() - exec.startedAt > exec.limitMs) {
       this.killExecution(execId);
-      return this.killedReply();
+      return this.killedReply(exec);
+    }
+    if (this.overRuntimeQuota(exec)) {
+      // README "Switches": the platform ends a trigger execution once its owner's day is spent.
+      this.killExecution(execId, GAS_MESSAGES.computerTime);
+      return this.killedReply(exec);
     }
     if (this.beforeCall?.(exec, call) === 'kill') {
       this.killExecution(execId);
-      return this.killedReply();
+      return this.killedReply(exec);
     }
     const service = SERVICES[call.s];
     const method = service?.[call.m];
@@ -258,6 +290,7 @@ export class World {
     this.clock.advance(this.latencyOf(method.kind));
     try {
       this.throwInjectedFault(call);
+      checkScope(this.grants, exec, call.s, call.m);
       const ctx: ServiceContext = { world: this, exec };
       const value = method.fn(ctx, ...call.a);
       return { ok: true, v: value, t: this.clock.now() };
@@ -270,10 +303,18 @@ export class World {
     }
   }
 
-  private killedReply(): Reply {
+  /** A trigger execution once its owner's trigger runtime today, this run included, passes the limit. */
+  private overRuntimeQuota(exec: ExecutionState): boolean {
+    if (exec.kind !== 'trigger') return false;
+    const now = this.clock.now();
+    const used = this.quotas.used(exec.user, 'triggerRuntimeMs', now);
+    return used + (now - exec.startedAt) >= this.quotas.limit(exec.user, 'triggerRuntimeMs');
+  }
+
+  private killedReply(exec: ExecutionState): Reply {
     return {
       ok: false,
-      message: GAS_MESSAGES.maxExecutionTime,
+      message: exec.killMessage ?? GAS_MESSAGES.maxExecutionTime,
       name: 'Exception',
       killed: true,
       t: this.clock.now(),

@@ -32,7 +32,7 @@ import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { scriptLock } from '../gas/lock';
 import { PROPERTY, property, scriptStore } from '../gas/properties';
 import { toast } from '../gas/toast';
-import { HttpTransportError } from '../mf/http';
+import { HttpNotSentError, HttpTransportError } from '../mf/http';
 import { refreshReviewSheet } from './review-sheet';
 import type { RunContext } from './run';
 
@@ -184,6 +184,12 @@ export function judgeClaimed(
     try {
       outcome = outcomeOf(readAiResponse(config.provider, http.send(request)), c.claimed, masters, policy);
     } catch (e) {
+      if (e instanceof HttpNotSentError) {
+        // Apps Script refused the call (permission, daily quota): nothing was sent; stop asking.
+        outcomes.set(c.key, { kind: 'not-yet', why: e.message, stop: true, burst: false });
+        stopped = e.message;
+        continue;
+      }
       if (!(e instanceof HttpTransportError)) throw e;
       const why = e.reason === 'timeout' ? AI_RUN_MSG.timeout : AI_RUN_MSG.network(e.message);
       outcome = { kind: 'not-yet', why, stop: false, burst: true };

@@ -1,6 +1,7 @@
 /** authCallback(request): where MF's OAuth consent returns (the OAuth2 library's /usercallback). */
 import { redactSecrets } from '../core/redact';
 import { mfOAuthService } from '../gas/oauth';
+import { ownerMismatch, recordConnector } from './oauth-owner';
 
 function page(ok: boolean, title: string, message: string, next: string): GoogleAppsScript.HTML.HtmlOutput {
   const template = HtmlService.createTemplateFromFile('auth-result');
@@ -14,11 +15,13 @@ function page(ok: boolean, title: string, message: string, next: string): Google
 export function authCallback(request: object): GoogleAppsScript.HTML.HtmlOutput {
   try {
     const connected = mfOAuthService().handleCallback(request);
+    if (connected) recordConnector();
+    const mismatch = connected ? ownerMismatch() : null;
     return connected
       ? page(
           true,
           'MFに接続しました',
-          'kicho がMFクラウド会計を使えるようになりました。',
+          `kicho がMFクラウド会計を使えるようになりました。${mismatch ? ` ご注意: ${mismatch}` : ''}`,
           'このタブを閉じて、スプレッドシートのサイドバーで「状態を更新」を押してください。',
         )
       : page(

@@ -8,6 +8,7 @@ import { apiKeyAuth, connectionMode, mfClient } from '../gas/mf-connection';
 import { mfOAuthService } from '../gas/oauth';
 import { PROPERTY, property } from '../gas/properties';
 import { DEFAULT_TOKEN_CACHE_KEY } from '../mf/auth';
+import { ownerMismatch } from './oauth-owner';
 import { appendRunLog } from './run-log';
 
 export interface ConnectionStatus {
@@ -23,6 +24,8 @@ export interface ConnectionStatus {
   /** OAuth: the consent link while not yet authorised. */
   authorizationUrl: string;
   message: string;
+  /** OAuth: the trigger owner is not the account that connected MF (what to do), or ''. */
+  ownerWarning: string;
 }
 
 export interface ConnectResult {
@@ -51,6 +54,7 @@ export function connectionStatus(): ConnectionStatus {
     oauthClientSaved: !!(property(PROPERTY.clientId) && property(PROPERTY.clientSecret)),
     authorizationUrl: '',
     message: '',
+    ownerWarning: ownerMismatch() ?? '',
   };
   if (mode === 'none') {
     status.message = 'まだMFに接続されていません。APIキー方式かOAuth方式のどちらかで接続してください。';

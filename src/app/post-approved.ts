@@ -22,6 +22,7 @@ import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
+import { HttpNotSentError } from '../mf/http';
 import type { SendOutcome } from '../mf/types';
 import { importWindow } from './import-transactions';
 import { learnFromApprovals } from './rule-sheet';
@@ -103,6 +104,7 @@ function sendCsv(client: MfClient, masters: Masters, sources: readonly CsvSource
     if (outcome.kind === 'already-journalized') return { kind: 'unknown', reason: outcome.message };
     return outcome;
   } catch (e) {
+    if (e instanceof HttpNotSentError) return { kind: 'refused', reason: e.message };
     return { kind: 'unknown', reason: e instanceof Error ? e.message : String(e) };
   }
 }
@@ -118,6 +120,8 @@ export function mfSender(client: MfClient, masters: Masters, sources: readonly C
       try {
         return toResult(client.journalize(built.request), print, client, c.record);
       } catch (e) {
+        // Apps Script refused the request before it left: back to 送信待ち, and the run stops.
+        if (e instanceof HttpNotSentError) return { kind: 'refused', reason: e.message };
         // The client maps every answer; an exception here means we cannot tell what happened.
         return { kind: 'unknown', reason: e instanceof Error ? e.message : String(e) };
       }
@@ -223,6 +227,8 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
   recordLedgerRows(rowsNow);
   return {
     ...summary,
+    // Apps Script refused a send (permission, daily quota): the run stopped short; say so in ログ.
+    ...(summary.stoppedBy === 'refused' ? { ok: false } : {}),
     count: summary.posted,
     messages: [describe(summary), ...summary.messages, ...messages],
   };

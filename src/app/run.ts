@@ -6,6 +6,7 @@
 import { MSG } from '../core/messages';
 import { redactSecrets } from '../core/redact';
 import { currentUserEmail, isTriggerEvent } from '../gas/session';
+import { refuseWithoutPermissions } from './permission-gate';
 import { appendRunLog } from './run-log';
 
 export interface RunContext {
@@ -43,6 +44,8 @@ export function runEntry(
     fromTrigger: isTriggerEvent(event),
     who: currentUserEmail(),
   };
+  const refused = refuseWithoutPermissions(action, ctx, options.show !== false);
+  if (refused) return refused;
   let summary: RunSummary;
   try {
     const result = body(ctx);

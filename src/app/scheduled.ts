@@ -4,10 +4,14 @@
  * next run.
  */
 import { STOP_CLAIMING_AT_MS } from '../core/budget';
+import { PLANNING_KIND, scheduledBudget } from '../core/quota';
+import { fetchCount } from '../gas/http';
 import { readLedger } from '../gas/ledger-sheet';
 import { readSettings } from '../gas/settings-sheet';
+import { readUsage, recordRun } from '../gas/usage';
 import { runClassify } from './classify-pending';
 import { runImport } from './import-transactions';
+import { scheduledRunMismatch } from './oauth-owner';
 import { runPost } from './post-approved';
 import { runReconcile } from './reconcile';
 import { refreshReviewSheet } from './review-sheet';
@@ -30,10 +34,23 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
       return null;
     }
   };
+  // OAuth tokens are per user: the trigger owner may not be the account that connected MF.
+  const mismatch = ctx.fromTrigger ? scheduledRunMismatch() : null;
+  if (mismatch) return { ok: false, count: 0, messages: [mismatch] };
+  // The daily quotas: shrink or skip the work before Google stops the run halfway (core/quota.ts).
+  const usage = ctx.fromTrigger ? readUsage() : null;
+  const budget = usage ? scheduledBudget(usage, PLANNING_KIND) : { mode: 'full' as const, message: '' };
+  if (budget.mode === 'skip') {
+    if (usage) recordRun(usage, Date.now() - ctx.startedAt, fetchCount());
+    return { count: 0, messages: [budget.message], skipped: true };
+  }
+  if (budget.message) messages.push(budget.message);
   const reconciled = step('照合', () => runReconcile(ctx));
   const { settings } = readSettings();
   let posted = 0;
-  if (settings.autoRun) {
+  if (budget.mode === 'reconcile-only') {
+    // Rows whose outcome is unknown are still looked up; new work waits for a quieter day.
+  } else if (settings.autoRun) {
     if (elapsed() < INTAKE_BEFORE_MS) step('取込', () => runImport(ctx));
     if (elapsed() < INTAKE_BEFORE_MS) step('判定', () => runClassify(ctx));
     if (elapsed() < STOP_CLAIMING_AT_MS) posted = step('登録', () => runPost(ctx))?.count ?? 0;
@@ -44,6 +61,7 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
   }
   const review = refreshReviewSheet(readLedger(), settings.graceMinutes);
   if (review > 0) messages.push(`要確認シートに ${review} 件あります。`);
+  if (usage) recordRun(usage, Date.now() - ctx.startedAt, fetchCount());
   return { count: posted, messages, reconciled: reconciled?.count ?? 0, posted, review };
 }
 

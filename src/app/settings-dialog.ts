@@ -3,11 +3,14 @@
  * use; nothing is written while any value is invalid, and a valid save is one write of the 値 column.
  */
 
+import { allPlans, type DailyPlan, measuredCost, PLANNING_KIND, WORKSPACE_NOTE } from '../core/quota';
 import { SHEET } from '../core/schema';
 import { problemsOf, type SettingField, settingFields } from '../core/settings-form';
 import { toCell } from '../gas/cells';
 import { underScriptLock } from '../gas/lock';
+import { PROPERTY, property } from '../gas/properties';
 import { readSettingRows, readSettings } from '../gas/settings-sheet';
+import { readUsage } from '../gas/usage';
 import { appendRecords, ensureSheet } from '../gas/workbook';
 import { appendRunLog } from './run-log';
 import { receivablesTriggerMessage, scheduleMessage } from './setup';
@@ -24,10 +27,31 @@ export function openSettings(): void {
   SpreadsheetApp.getUi().showModalDialog(html, '設定');
 }
 
+/** What each 照合間隔 × 自動実行 costs a day against the account's quotas (this account's runs when known). */
+export function schedulePlans(): { plans: DailyPlan[]; note: string } {
+  const { settings } = readSettings();
+  const measured = measuredCost(readUsage());
+  const plans = allPlans(PLANNING_KIND, {
+    on: settings.autoRun ? measured : null,
+    off: settings.autoRun ? null : measured,
+  });
+  return { plans, note: WORKSPACE_NOTE };
+}
+
 /** google.script.run: the fields as they are on the sheet now. */
-export function settingsForm(): { fields: SettingField[]; problems: Record<string, string> } {
+export function settingsForm(): {
+  fields: SettingField[];
+  problems: Record<string, string>;
+  quota: ReturnType<typeof schedulePlans>;
+  aiKeySaved: boolean;
+} {
   const { rows } = readSettingRows();
-  return { fields: settingFields(rows), problems: problemsOf(rows, {}) };
+  return {
+    fields: settingFields(rows),
+    problems: problemsOf(rows, {}),
+    quota: schedulePlans(),
+    aiKeySaved: aiKeySaved(),
+  };
 }
 
 /** google.script.run: checks every value, then writes them all at once, or nothing. */
@@ -77,4 +101,48 @@ export function saveSettings(values: unknown): SaveResult {
     message: messages.join(' '),
   });
   return { ok: true, problems: {}, message: messages.join(' ') };
+}
+
+/** Whether an AI_API_KEY is saved (the key itself never leaves the properties). */
+export function aiKeySaved(): boolean {
+  return !!property(PROPERTY.aiApiKey);
+}
+
+/** google.script.run: saves the AI provider's key to script properties; the page clears its field. */
+export function saveAiKey(key: unknown): { ok: boolean; message: string; saved: boolean } {
+  const text = String(key ?? '').trim();
+  if (text === '') return { ok: false, message: 'AIのAPIキーを入力してください。', saved: aiKeySaved() };
+  if (/\s/.test(text) || text.length > 500)
+    return {
+      ok: false,
+      message: 'AIのAPIキーの形が正しくありません（空白を含まない1行の文字列です）。保存していません。',
+      saved: aiKeySaved(),
+    };
+  PropertiesService.getScriptProperties().setProperty(PROPERTY.aiApiKey, text);
+  appendRunLog({
+    action: 'AIキーの保存',
+    fromTrigger: false,
+    ok: true,
+    count: 0,
+    message: 'AIのAPIキーを保存',
+  });
+  return { ok: true, message: 'AIのAPIキーを保存しました（画面には表示しません）。', saved: true };
+}
+
+/** google.script.run: removes the AI key from script and user properties. */
+export function removeAiKey(): { ok: boolean; message: string; saved: boolean } {
+  PropertiesService.getScriptProperties().deleteProperty(PROPERTY.aiApiKey);
+  PropertiesService.getUserProperties().deleteProperty(PROPERTY.aiApiKey);
+  appendRunLog({
+    action: 'AIキーの削除',
+    fromTrigger: false,
+    ok: true,
+    count: 0,
+    message: 'AIのAPIキーを削除',
+  });
+  return {
+    ok: true,
+    message: 'AIのAPIキーを削除しました。AI判定は、キーをもう一度保存するまで動きません。',
+    saved: false,
+  };
 }

@@ -17,6 +17,7 @@ import { MfApiError } from '../mf/errors';
 import { formatLedger } from '../ui/ledger-format';
 import { formatLog } from '../ui/log-format';
 import { fetchMasters } from './masters';
+import { ownerMismatch } from './oauth-owner';
 import { setupRuleSheets } from './rule-sheet';
 import { type RunResult, runEntry } from './run';
 
@@ -58,6 +59,8 @@ export function runSetup(): SetupSummary {
   summary.messages.push(refreshMasters());
   summary.messages.push(...setupRuleSheets());
   summary.messages.push(scheduleMessage());
+  const mismatch = ownerMismatch();
+  if (mismatch) summary.messages.push(mismatch);
   for (const m of [backupTriggerMessage(), receivablesTriggerMessage()]) if (m) summary.messages.push(m);
   if (summary.addedSettings.length > 0) summary.messages.push(MSG.settingsAdded(summary.addedSettings));
   const headerCount = Object.values(summary.addedHeaders).reduce((n, h) => n + h.length, 0);

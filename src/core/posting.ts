@@ -22,7 +22,9 @@ export type SendResult =
   | { kind: 'unauthorized'; message: string }
   | { kind: 'unknown'; reason: string }
   | { kind: 'invalid'; problems: string[] }
-  | { kind: 'not-sent'; reason: string };
+  | { kind: 'not-sent'; reason: string }
+  /** Apps Script refused the request before it left (permission, daily quota): the run stops. */
+  | { kind: 'refused'; reason: string };
 
 function attempts(record: LedgerRecord): number {
   const n = Number(record.試行回数);
@@ -128,6 +130,8 @@ export function settlePatch(c: Claimed, result: SendResult, now: string): Partia
       };
     case 'invalid':
       return { ...restored, 状態: '要確認', メモ: `送信前の確認で止めました: ${result.problems.join(' ')}` };
+    case 'refused':
+      return { ...restored, 状態: '送信待ち', メモ: result.reason };
     case 'not-sent':
       return {
         ...restored,

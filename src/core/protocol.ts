@@ -71,7 +71,7 @@ export interface PostingSummary {
   returned: number;
   needsReview: number;
   operations: number;
-  stoppedBy: 'done' | 'limit' | 'time' | 'unauthorized' | 'lock' | 'plan-changed';
+  stoppedBy: 'done' | 'limit' | 'time' | 'unauthorized' | 'refused' | 'lock' | 'plan-changed';
   messages: string[];
 }
 
@@ -104,12 +104,16 @@ function claimPhase(
 function sendPhase(
   input: PostingInput,
   claimed: readonly Claimed[],
-): { results: SendResult[]; stoppedBy?: 'unauthorized' | 'time' } {
+): { results: SendResult[]; stoppedBy?: 'unauthorized' | 'refused' | 'time' } {
   const results: SendResult[] = [];
-  let stoppedBy: 'unauthorized' | 'time' | undefined;
+  let stoppedBy: 'unauthorized' | 'refused' | 'time' | undefined;
   for (const c of claimed) {
     if (stoppedBy === 'unauthorized') {
       results.push({ kind: 'not-sent', reason: 'MFの認証に失敗したため中断' });
+      continue;
+    }
+    if (stoppedBy === 'refused') {
+      results.push({ kind: 'not-sent', reason: 'Google が送信を止めたため中断' });
       continue;
     }
     if (input.clock.now() - input.startedAt >= STOP_SENDING_AT_MS) {
@@ -120,6 +124,7 @@ function sendPhase(
     const result = input.sender.send(c);
     results.push(result);
     if (result.kind === 'unauthorized') stoppedBy = 'unauthorized';
+    if (result.kind === 'refused') stoppedBy = 'refused';
     // MF asked us to slow down: back off before the next send (the row itself returns to 送信待ち).
     if (result.kind === 'rate-limited') input.clock.sleep(result.retryAfterMs ?? 1000);
   }
@@ -198,7 +203,9 @@ export function postApproved(input: PostingInput): PostingSummary {
     summary.posted += count(sent.results, 'created', 'found');
     summary.unknown += count(sent.results, 'unknown');
     summary.failed += count(sent.results, 'rejected');
-    summary.returned += count(sent.results, 'rate-limited', 'unauthorized', 'not-sent');
+    summary.returned += count(sent.results, 'rate-limited', 'unauthorized', 'not-sent', 'refused');
+    const refused = sent.results.find((r) => r.kind === 'refused');
+    if (refused?.kind === 'refused') summary.messages.push(refused.reason);
     summary.needsReview += count(sent.results, 'invalid');
     input.progress?.(summary.claimed - summary.returned, total);
     if (sent.stoppedBy) {

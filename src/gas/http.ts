@@ -1,5 +1,22 @@
-/** HttpPort over UrlFetchApp: HTTP errors are returned, transport failures become HttpTransportError. */
-import { type HttpPort, type HttpRequest, type HttpResponse, HttpTransportError } from '../mf/http';
+/**
+ * HttpPort over UrlFetchApp: HTTP errors are returned; a request Apps Script refused before sending
+ * becomes HttpNotSentError, any other exception an HttpTransportError (outcome unknown).
+ */
+import { notSentReason } from '../core/platform-errors';
+import {
+  HttpNotSentError,
+  type HttpPort,
+  type HttpRequest,
+  type HttpResponse,
+  HttpTransportError,
+} from '../mf/http';
+
+let fetchesThisExecution = 0;
+
+/** UrlFetch calls this execution made through the port (the daily quota counts each). */
+export function fetchCount(): number {
+  return fetchesThisExecution;
+}
 
 export function urlFetchPort(): HttpPort {
   return {
@@ -16,9 +33,12 @@ export function urlFetchPort(): HttpPort {
       }
       let response: GoogleAppsScript.URL_Fetch.HTTPResponse;
       try {
+        fetchesThisExecution++;
         response = UrlFetchApp.fetch(request.url, params);
       } catch (e) {
         const text = String(e instanceof Error ? e.message : e);
+        const refused = notSentReason(text);
+        if (refused) throw new HttpNotSentError(refused.reason, refused.message);
         // A timeout or connection failure: the server may or may not have acted on the request.
         throw new HttpTransportError(
           /timeout/i.test(text) ? 'timeout' : 'network',

@@ -1,6 +1,7 @@
 import { MfAuthError } from './errors';
 import {
   type ClockPort,
+  HttpNotSentError,
   type HttpPort,
   type HttpResponse,
   HttpTransportError,
@@ -200,6 +201,8 @@ export class ApiKeyAuth implements AuthProvider {
           headers: { Authorization: `Bearer ${this.apiKey}`, Accept: 'application/json' },
         });
       } catch (error) {
+        // Refused by Apps Script before sending: its message is our own Japanese and quotes no key.
+        if (error instanceof HttpNotSentError) throw error;
         if (error instanceof HttpTransportError) {
           throw new MfAuthError(Msg.exchangeTransport(error.reason === 'timeout'), {
             status: null,

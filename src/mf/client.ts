@@ -2,6 +2,7 @@ import type { AuthProvider } from './auth';
 import { MfApiError, MfAuthError, redactSecrets } from './errors';
 import {
   type ClockPort,
+  HttpNotSentError,
   type HttpPort,
   type HttpRequest,
   type HttpResponse,
@@ -406,6 +407,8 @@ export class MfClient {
       if (error instanceof HttpTransportError) {
         return { kind: 'unknown', reason: error.reason === 'timeout' ? Msg.timeout : Msg.network };
       }
+      // Apps Script refused it before sending: the caller stops and sends it again later.
+      if (error instanceof HttpNotSentError) throw error;
       // The port failed in a way it should not; the request may still have left.
       return { kind: 'unknown', reason: Msg.unexpectedSend };
     }

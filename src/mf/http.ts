@@ -43,3 +43,18 @@ export interface KeyValuePort {
   set(key: string, value: string): void;
   delete(key: string): void;
 }
+
+/**
+ * Apps Script refused the request before anything left (a permission not granted, the day's UrlFetch
+ * calls or bandwidth spent): the server never saw it, so it is safe to send again later. `message` is
+ * Japanese and quotes nothing from the request.
+ */
+export class HttpNotSentError extends Error {
+  constructor(
+    readonly reason: 'permission' | 'quota' | 'bandwidth',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpNotSentError';
+  }
+}

@@ -60,3 +60,50 @@ test('an invalid value is shown at its field and nothing is saved; fixed, all va
     await server.close();
   }
 });
+
+test('the AI key: saved to properties, never shown back, the field cleared; removed again; the daily cost is shown', async () => {
+  const w = kichoWorld();
+  const server = await new DialogServer(w.emu, OWNER).start();
+  const secret = 'sk-test-AIKEY-0123456789abcdef';
+  try {
+    const shown = server.open('openSettings');
+    const page = await newPage(browser(), { width: 560, height: 640 });
+    await page.goto(shown.url);
+    await settled(page);
+    assert.match(await page.locator('#aiKeyState').innerText(), /まだ保存されていません/);
+    assert.equal(await page.locator('#removeAiKey').isDisabled(), true);
+    assert.match(await page.locator('#quota').innerText(), /15 分ごと（1日 96 回）/);
+    await page.locator('.field[data-item="照合間隔（分）"] select').selectOption('5');
+    assert.match(await page.locator('#quota').innerText(), /5 分ごと（1日 288 回）/);
+
+    await page.fill('#aiKey', secret);
+    await page.click('#saveAiKey');
+    await settled(page);
+    assert.equal(w.emu.world.properties.script.get('AI_API_KEY'), secret);
+    assert.equal(await page.locator('#aiKey').inputValue(), '', 'the field is cleared');
+    assert.match(await page.locator('#aiKeyState').innerText(), /保存されています/);
+    assert.match(await page.locator('#status').innerText(), /保存しました/);
+    assert.ok(!(await page.content()).includes(secret), 'the key is not on the page');
+    await screenshot(page, 'settings-ai-key-saved');
+
+    // Opened again, the dialog says a key is saved and never shows it.
+    const again = await newPage(browser(), { width: 560, height: 640 });
+    await again.goto(server.open('openSettings').url);
+    await settled(again);
+    assert.match(await again.locator('#aiKeyState').innerText(), /保存されています/);
+    assert.equal(await again.locator('#aiKey').inputValue(), '');
+    assert.ok(!(await again.content()).includes(secret));
+
+    await again.click('#removeAiKey');
+    await settled(again);
+    assert.equal(w.emu.world.properties.script.get('AI_API_KEY'), undefined);
+    assert.match(await again.locator('#aiKeyState').innerText(), /まだ保存されていません/);
+    const everywhere = JSON.stringify(
+      [...w.emu.world.spreadsheet.sheets.map((s) => s.name)].map((n) => records(w.emu, n)),
+    );
+    assert.ok(!everywhere.includes(secret) && !everywhere.includes('AIKEY'), 'no sheet holds the key');
+    assert.ok(records(w.emu, 'ログ').some((l) => l.処理 === 'AIキーの削除'));
+  } finally {
+    await server.close();
+  }
+});

@@ -2,7 +2,7 @@
  * A whole kicho world for scenario tests: the built bundle in the emulator, the fake MF routed
  * in-process for both MF hosts, API-key mode configured in script properties, setup() done.
  */
-import { Emulator, type ExecutionResult } from '../../sim/gas/index';
+import { Emulator, type ExecutionResult, type WorldOptions } from '../../sim/gas/index';
 import { FakeMf, type FakeMfOptions, TEST_API_KEY } from '../../sim/mf/fake-mf';
 import { TEST_OFFICE_CODE } from '../../sim/mf/seed';
 import { addRules, EXAMPLE_RULES, editLedger, records as recordsOf, setSetting } from '../../sim/person';
@@ -31,8 +31,16 @@ export function records(emu: Emulator, name: string): Record<string, unknown>[] 
   return recordsOf(emu.world, name);
 }
 
-export function kichoWorld(options: FakeMfOptions & { window?: [string, string] } = {}): KichoWorld {
-  const emu = new Emulator({ bundleDir: DIST, owner: OWNER, start: '2026-11-30T09:00:00+09:00' });
+export function kichoWorld(
+  options: FakeMfOptions & { window?: [string, string] } = {},
+  worldOptions: WorldOptions = {},
+): KichoWorld {
+  const emu = new Emulator({
+    bundleDir: DIST,
+    owner: OWNER,
+    start: '2026-11-30T09:00:00+09:00',
+    ...worldOptions,
+  });
   const mf = new FakeMf({ seed: 1, ...options, now: () => emu.world.clock.now() });
   for (const host of ['api-accounting.moneyforward.com', 'api.biz.moneyforward.com']) {
     emu.world.fetch.route(host, (req) => mf.handle(req));

@@ -138,8 +138,42 @@ class StateTokenBuilder {
   }
 }
 
+interface AuthorizationView {
+  status: string;
+  url: string | null;
+  authorized: string[];
+}
+
+class AuthorizationInfo {
+  constructor(private readonly v: AuthorizationView) {}
+  getAuthorizationStatus(): string {
+    return this.v.status;
+  }
+  getAuthorizationUrl(): string | null {
+    return this.v.url;
+  }
+  getAuthorizedScopes(): string[] {
+    return [...this.v.authorized];
+  }
+}
+
 export function makeScriptApp() {
   return {
+    getAuthorizationInfo: (_authMode: unknown, scopes?: string[]) =>
+      new AuthorizationInfo(
+        call<AuthorizationView>(
+          'script',
+          'authorizationInfo',
+          Array.isArray(scopes) ? scopes.map(String) : null,
+        ),
+      ),
+    requireScopes: (_authMode: unknown, scopes: string[]) => {
+      if (!Array.isArray(scopes)) throw new GasException('Invalid argument: oAuthScopes');
+      call('script', 'requireScopes', scopes.map(String));
+    },
+    requireAllScopes: (_authMode: unknown) => {
+      call('script', 'requireAllScopes');
+    },
     newTrigger: (handler: string) => ({
       timeBased: () => new ClockTriggerBuilder(handler),
       forSpreadsheet: (ss: string | { getId(): string }) =>
@@ -158,6 +192,7 @@ export function makeScriptApp() {
       getUrl: () => `https://script.google.com/macros/s/${call<string>('script', 'scriptId')}/exec`,
     }),
     AuthMode: enumOf(['NONE', 'CUSTOM_FUNCTION', 'LIMITED', 'FULL']),
+    AuthorizationStatus: enumOf(['REQUIRED', 'NOT_REQUIRED']),
     TriggerSource: enumOf(['SPREADSHEETS', 'CLOCK', 'FORMS', 'DOCUMENTS', 'CALENDAR']),
     EventType: enumOf(['CLOCK', 'ON_OPEN', 'ON_EDIT', 'ON_FORM_SUBMIT', 'ON_CHANGE']),
     WeekDay: enumOf(['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY']),

@@ -23,6 +23,8 @@ export class FetchRouter {
   readonly log: FetchRecord[] = [];
   /** Allow real HTTP to 127.0.0.0/8, localhost and ::1 (off by default: tests stay in-process). */
   allowLoopback = false;
+  /** The next N requests are refused with Apps Script's bandwidth message (nothing is sent). */
+  bandwidthExceeded = 0;
 
   /** Routes requests for `host` (e.g. `api-accounting.moneyforward.com`, or `*` for any host) to `handler`. */
   route(host: string, handler: FetchHandler): void {

@@ -4,7 +4,7 @@
  */
 
 import type { HttpRequest, HttpResponse } from '../../mf/types';
-import { GasError } from '../errors';
+import { GAS_MESSAGES, GasError } from '../errors';
 import { base64EncodeBytes, encodeString, fromSignedBytes } from '../lib/bytes';
 import { isLoopbackHost, syncHttpRequest } from '../lib/sync-http';
 import { method, type ServiceContext, type ServiceTable } from './index';
@@ -76,6 +76,14 @@ function fetchOne(ctx: ServiceContext, p: FetchParams): FetchReply {
     throw new GasError(`Invalid argument: ${p.url}`);
   const req = buildRequest(p);
   const host = new URL(req.url).hostname;
+  // Refusals before anything leaves: the day's calls are spent, or the bandwidth throttle is on.
+  const now = world.clock.now();
+  if (world.quotas.left(exec.user, 'urlfetch', now) <= 0) throw new GasError(GAS_MESSAGES.urlfetchQuota);
+  if (world.fetch.bandwidthExceeded > 0) {
+    world.fetch.bandwidthExceeded -= 1;
+    throw new GasError(GAS_MESSAGES.bandwidth(req.url));
+  }
+  world.quotas.use(exec.user, 'urlfetch', 1, now);
   const record = {
     exec: exec.id,
     method: req.method,

@@ -1,5 +1,5 @@
 /** ScriptApp: triggers, ids, state tokens (used by the OAuth2 library's callback). */
-import { GasError } from '../errors';
+import { GAS_MESSAGES, GasError } from '../errors';
 import { method, type ServiceContext, type ServiceTable } from './index';
 import type { TriggerSpec } from './triggers';
 
@@ -21,7 +21,48 @@ function view(t: TriggerSpec) {
   };
 }
 
+/** Where Google's consent page for this script is (URL shape not verified live: README "Switches"). */
+function authorizationUrl(ctx: ServiceContext): string {
+  return `https://script.google.com/macros/d/${ctx.world.scriptId}/authorize`;
+}
+
+export interface AuthorizationView {
+  status: 'REQUIRED' | 'NOT_REQUIRED';
+  url: string | null;
+  authorized: string[];
+}
+
+/**
+ * ScriptApp.requireScopes / requireAllScopes: with consent missing, the execution ends and a person
+ * running it from a menu sees Google's consent prompt for the missing scopes.
+ */
+function requireScopes(ctx: ServiceContext, scopes: readonly string[]): void {
+  const { grants } = ctx.world;
+  const unknown = scopes.filter((s) => !grants.manifest.includes(s));
+  if (unknown.length > 0) throw new GasError(`Invalid argument: oAuthScopes (${unknown.join(', ')})`);
+  const missing = grants.missing(ctx.exec.user, scopes);
+  if (missing.length === 0) return;
+  if (ctx.exec.kind === 'menu' || ctx.exec.kind === 'editor') {
+    ctx.world.ui.record(ctx.exec, { type: 'authorization', scopes: missing });
+  }
+  throw new GasError(GAS_MESSAGES.authorizationRequired);
+}
+
 export const SCRIPT_SERVICE: ServiceTable = {
+  /** getAuthorizationInfo(authMode[, oAuthScopes]): needs no scope itself. */
+  authorizationInfo: method('free', (ctx, scopes?: string[] | null): AuthorizationView => {
+    const { grants } = ctx.world;
+    const asked = scopes ?? grants.manifest;
+    const authorized = asked.filter((s) => grants.has(ctx.exec.user, s));
+    const required = authorized.length < asked.length;
+    return {
+      status: required ? 'REQUIRED' : 'NOT_REQUIRED',
+      url: required ? authorizationUrl(ctx) : null,
+      authorized,
+    };
+  }),
+  requireScopes: method('free', (ctx, scopes: string[]) => requireScopes(ctx, scopes)),
+  requireAllScopes: method('free', (ctx) => requireScopes(ctx, ctx.world.grants.manifest)),
   scriptId: method('free', (ctx) => ctx.world.scriptId),
   createTrigger: method('other', (ctx, spec: Omit<TriggerSpec, 'id' | 'owner' | 'nextRun'>) => {
     requireAuthorised(ctx, 'ScriptApp.newTrigger');

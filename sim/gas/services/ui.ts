@@ -21,7 +21,9 @@ export interface MenuSpec {
 export interface UiEvent {
   exec: number;
   user: string;
-  type: 'toast' | 'alert' | 'prompt' | 'modal' | 'modeless' | 'sidebar' | 'menu';
+  type: 'toast' | 'alert' | 'prompt' | 'modal' | 'modeless' | 'sidebar' | 'menu' | 'authorization';
+  /** authorization: the scopes Google's consent prompt asks for. */
+  scopes?: string[];
   title?: string;
   message?: string;
   html?: string;
