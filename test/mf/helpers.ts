@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { FakeMf, type FakeMfOptions, TEST_API_KEY, TEST_OFFICE_CODE } from '../../sim/mf/fake-mf';
 import type { Transaction } from '../../sim/mf/types';
+import { fileContract } from '../contract/shared';
 import { ApiKeyAuth, type AuthProvider } from '../../src/mf/auth';
 import { MfClient, type MfClientOptions } from '../../src/mf/client';
 import {
@@ -68,12 +69,10 @@ export class FakeHttp implements HttpPort {
     if (request.contentType && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
       headers['Content-Type'] = request.contentType;
     }
-    const res = this.mf.handle({
-      method: request.method.toUpperCase(),
-      url: request.url,
-      headers,
-      body: request.payload,
-    });
+    const wire = { method: request.method.toUpperCase(), url: request.url, headers, body: request.payload };
+    const res = this.mf.handle(wire);
+    // The client's real requests and the fake's answers are held to MF's OpenAPI document.
+    fileContract.record(wire, res);
     this.clock.time += this.latencyMs;
     if (res.fault === 'timeout') throw new HttpTransportError('timeout', `Timeout: ${request.url}`);
     if (res.fault === 'unreachable')

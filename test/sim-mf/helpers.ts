@@ -92,8 +92,10 @@ export function assertError(reply: Reply, status: number, code: string, message?
   assert.equal(reply.status, status, `expected ${status} ${code}, got ${reply.status} ${reply.raw.body}`);
   assert.equal(reply.json?.errors?.length, 1, reply.raw.body);
   assert.equal(reply.json.errors[0].code, code);
-  if (typeof message === 'string') assert.equal(reply.json.errors[0].message, message);
-  else if (message) assert.match(reply.json.errors[0].message, message);
+  // The wire carries the document's text; the fake's own explanation, when different, is in a header.
+  const texts = [reply.json.errors[0].message, reply.headers['x-fake-mf-detail'] ?? ''];
+  if (typeof message === 'string') assert.ok(texts.includes(message), `${message} not in ${texts.join(' | ')}`);
+  else if (message) assert.ok(texts.some((t) => message.test(t)), `${message} not in ${texts.join(' | ')}`);
 }
 
 export function firstLine(mf: FakeMf, predicate: (tx: Transaction) => boolean = () => true): Transaction {
