@@ -11,6 +11,7 @@ import {
   connectionStatus,
   connectWithApiKey,
   disconnectMf,
+  moveLedgerOffice,
   openConnection,
   saveOAuthClient,
 } from './app/connection';
@@ -50,6 +51,7 @@ global.connectionStatus = connectionStatus;
 global.connectWithApiKey = connectWithApiKey;
 global.saveOAuthClient = saveOAuthClient;
 global.disconnectMf = disconnectMf;
+global.moveLedgerOffice = moveLedgerOffice;
 global.openSettings = openSettings;
 global.settingsForm = settingsForm;
 global.saveSettings = saveSettings;

@@ -5,6 +5,7 @@
  */
 import { STOP_CLAIMING_AT_MS } from '../core/budget';
 import { readLedger } from '../gas/ledger-sheet';
+import { connectionMode, officeRefusal } from '../gas/mf-connection';
 import { readSettings } from '../gas/settings-sheet';
 import { runClassify } from './classify-pending';
 import { runImport } from './import-transactions';
@@ -30,6 +31,9 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
       return null;
     }
   };
+  // One 台帳, one office (DESIGN §5): with another office connected the trigger does nothing at all.
+  const otherOffice = connectionMode() === 'none' ? null : officeRefusal();
+  if (otherOffice) return { ok: false, count: 0, messages: [otherOffice] };
   const reconciled = step('照合', () => runReconcile(ctx));
   const { settings } = readSettings();
   let posted = 0;
