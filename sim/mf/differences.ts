@@ -15,12 +15,14 @@ export interface Difference {
 export const DIFFERENCES = {
   'api-key-exchange': {
     kind: 'wire',
-    summary: 'POST {auth}/auth/exchange turns an API key into a one-hour token; the document has no such path.',
+    summary:
+      'POST {auth}/auth/exchange turns an API key into a one-hour token; the document has no such path.',
     evidence: '[O] kentaroajisaka/mf-api-mcp src/apikey.ts, htaken/kadobo (mf-api.md §2.2)',
   },
   'api-key-office-code': {
     kind: 'wire',
-    summary: 'API-key calls carry the query parameter office_code, which no operation of the document declares.',
+    summary:
+      'API-key calls carry the query parameter office_code, which no operation of the document declares.',
     evidence: '[O] mf-api-mcp README, kadobo (mf-api.md §2.2): without it MF answers 400',
   },
   'oauth-endpoints': {
@@ -55,18 +57,19 @@ export const DIFFERENCES = {
   'path-slash-403': {
     kind: 'behaviour',
     summary: 'A raw %2F in an id in a path is decoded into / before routing, and MF answers 403.',
-    evidence: '[O] mf-api-mcp src/rest.ts, mf-full-mcp README, kadobo accountingClient.ts (mf-api.md §3, §15)',
+    evidence:
+      '[O] mf-api-mcp src/rest.ts, mf-full-mcp README, kadobo accountingClient.ts (mf-api.md §3, §15)',
   },
   'second-journalize-wording': {
     kind: 'wire',
     summary:
       'With secondJournalize "invented", a second journalize (or one of an excluded line) is 400 with our own words instead of the document\'s generic text.',
-    evidence: '[I] unpublished (mf-api.md §13): no public source confirms MF\'s answer',
+    evidence: "[I] unpublished (mf-api.md §13): no public source confirms MF's answer",
   },
   'journals-per-page-100': {
     kind: 'behaviour',
     summary:
-      'With journalsPerPageMax 100, GET /journals refuses per_page above 100 with the document\'s own error text, although its schema allows 10000.',
+      "With journalsPerPageMax 100, GET /journals refuses per_page above 100 with the document's own error text, although its schema allows 10000.",
     evidence: '[C] the document: schema maximum 10000, Error400 text "within 1 and 100"',
   },
   'transaction-id-form': {
@@ -89,7 +92,8 @@ export const DIFFERENCES = {
   'commit-then-5xx': {
     kind: 'behaviour',
     summary: 'The fault 5xx-after-commit applies a write and then answers 500 internal_error.',
-    evidence: '[I] mf-api.md §0.3: a 5xx on a create is treated as unknown; whether MF can commit first is unverified',
+    evidence:
+      '[I] mf-api.md §0.3: a 5xx on a create is treated as unknown; whether MF can commit first is unverified',
   },
   'visibility-lag': {
     kind: 'behaviour',
@@ -104,7 +108,7 @@ export const DIFFERENCES = {
   'fake-detail-header': {
     kind: 'behaviour',
     summary:
-      'When the document\'s text replaces the fake\'s own explanation of an error, the explanation travels in x-fake-mf-detail (for the fake\'s tests).',
+      "When the document's text replaces the fake's own explanation of an error, the explanation travels in x-fake-mf-detail (for the fake's tests).",
     evidence: '[I] ours; MF sends no such header, and kicho never reads it',
   },
 } as const satisfies Record<string, Difference>;

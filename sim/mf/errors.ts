@@ -74,10 +74,12 @@ const GENERIC_400: Record<string, string> = {
   invalid_query_parameter_value:
     'An invalid value was specified for one of the query parameters in the request URI. Target',
   missing_required_query_parameter: 'A required parameter was not specified for this request. Target',
-  unsupported_query_parameter: 'One of the query parameters specified in the request URI is not supported. Target',
+  unsupported_query_parameter:
+    'One of the query parameters specified in the request URI is not supported. Target',
   redundant_query_parameter: 'The following parameters cannot be provided simultaneously. Target',
   invalid_request_body_value: 'The specified value for one of the request body keys is not valid. Target',
-  missing_required_request_body_key: 'The specified value for one of the request body keys is required. Target',
+  missing_required_request_body_key:
+    'The specified value for one of the request body keys is required. Target',
   invalid_request_path_parameter:
     'An invalid value was specified for one of the path parameters in the request URI. Target',
   invalid_request_body_parameter: 'The specified value for one of the request body keys is not valid.',
@@ -120,7 +122,11 @@ export type ErrorFamily = 'journals' | 'other';
 export function wireMessage(error: ApiError, family: ErrorFamily): string {
   if (error.verbatim !== undefined) return error.message;
   if (error.status !== 400) return error.message;
-  if (family === 'journals' && JOURNAL_ERROR_CODES.has(error.code) && JOURNAL_ERROR_TEXTS.has(error.message)) {
+  if (
+    family === 'journals' &&
+    JOURNAL_ERROR_CODES.has(error.code) &&
+    JOURNAL_ERROR_TEXTS.has(error.message)
+  ) {
     return error.message;
   }
   if (ERROR_400_TEXTS.has(error.message)) return error.message;

@@ -100,8 +100,7 @@ export function listTransactions(ctx: ApiContext): HttpResponse {
       max: PER_PAGE.max,
       message: Messages.transactionsPerPage,
       verbatim: 'observed-400-text',
-    }) ??
-    PER_PAGE.default;
+    }) ?? PER_PAGE.default;
   const page = q.integer('page', { min: 1, max: Number.MAX_SAFE_INTEGER }) ?? 1;
 
   const matching = store

@@ -111,7 +111,8 @@ export function connectionStatus(): ConnectionStatus {
   }
   try {
     // Unguarded: the sidebar must show the connected office even when it is not the 台帳's.
-    const auth = mode === 'apikey' ? apiKeyAuth(property(PROPERTY.apiKey) ?? '', status.officeCode) : undefined;
+    const auth =
+      mode === 'apikey' ? apiKeyAuth(property(PROPERTY.apiKey) ?? '', status.officeCode) : undefined;
     const office = (auth ? mfClient(auth) : mfClientUnguarded()).office();
     status.office = office.name;
     status.officeCode = office.code || status.officeCode;
@@ -141,7 +142,11 @@ function mfClientUnguarded() {
  * another office than the 台帳's is saved only after 接続を解除 and a confirmation naming both offices
  * (`confirmMove`), and the move is logged (DESIGN §5 one-office guard).
  */
-export function connectWithApiKey(apiKey: unknown, officeCode: unknown, confirmMove?: unknown): ConnectResult {
+export function connectWithApiKey(
+  apiKey: unknown,
+  officeCode: unknown,
+  confirmMove?: unknown,
+): ConnectResult {
   const key = String(apiKey ?? '').trim();
   const code = String(officeCode ?? '').trim();
   if (key === '' || code === '') {
@@ -192,7 +197,11 @@ function placeLedger(office: OfficeRef, confirmed: boolean): ConnectResult {
   }
   if (!recorded.released) return { ok: false, message: OFFICE_MSG.disconnectFirst(recorded, office) };
   if (!confirmed) {
-    return { ok: false, message: OFFICE_MSG.confirmMove(recorded, office), confirm: OFFICE_MSG.confirmMove(recorded, office) };
+    return {
+      ok: false,
+      message: OFFICE_MSG.confirmMove(recorded, office),
+      confirm: OFFICE_MSG.confirmMove(recorded, office),
+    };
   }
   recordLedgerOffice({ code: office.code, name: office.name });
   appendRunLog({
@@ -211,7 +220,8 @@ function placeLedger(office: OfficeRef, confirmed: boolean): ConnectResult {
  * office the person confirmed; a different connected office changes nothing).
  */
 export function moveLedgerOffice(code: unknown): ConnectResult {
-  if (connectionMode() !== 'oauth') return { ok: false, message: 'OAuth方式で接続しているときだけ使えます。' };
+  if (connectionMode() !== 'oauth')
+    return { ok: false, message: 'OAuth方式で接続しているときだけ使えます。' };
   let office: OfficeRef;
   try {
     office = connectedOffice(mfClientUnguarded());
@@ -219,7 +229,10 @@ export function moveLedgerOffice(code: unknown): ConnectResult {
     return { ok: false, message: `接続を確かめられませんでした: ${errorText(e)}` };
   }
   if (office.code !== String(code ?? '')) {
-    return { ok: false, message: '確認した事業者と、今MFで接続している事業者が違います。状態を更新してください。' };
+    return {
+      ok: false,
+      message: '確認した事業者と、今MFで接続している事業者が違います。状態を更新してください。',
+    };
   }
   return placeLedger(office, true);
 }

@@ -34,7 +34,9 @@ export function fetchMasters(client: MfClient, now: string): Masters {
       })),
     })),
     // Periods come from the one /offices call of the execution (the one-office guard shares it).
-    periods: client.periods().map((p) => ({ start: p.start_date, end: p.end_date, fiscalYear: p.fiscal_year })),
+    periods: client
+      .periods()
+      .map((p) => ({ start: p.start_date, end: p.end_date, fiscalYear: p.fiscal_year })),
     fetchedAt: now,
   };
 }

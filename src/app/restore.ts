@@ -27,7 +27,8 @@ export function runRestore(_ctx: RunContext, client: MfClient = mfClient()): Run
     .filter((j) => j.tags.some((t) => t.startsWith('kc-')));
   // Keyed by canonical id: journal.transaction_id may spell the line's id with other hex case (ids.ts).
   const lines = new IdMap<MfTransaction>();
-  for (const t of client.listTransactions({ startDate: window.start, endDate: window.end })) lines.set(t.id, t);
+  for (const t of client.listTransactions({ startDate: window.start, endDate: window.end }))
+    lines.set(t.id, t);
   const now = new Date().toISOString();
   const rebuilt: LedgerRecord[] = [];
   let unkeyed = 0;

@@ -61,7 +61,8 @@ function nameProblems(masters: Masters, names: NamedPosting): string[] {
 }
 
 function decide(record: LedgerRecord, rule: Rule | null, masters: Masters): Partial<LedgerRecord> {
-  if (!rule) return { 状態: '要確認', メモ: [...periodProblems(record, masters), CLASSIFY_MSG.noRule].join(' ') };
+  if (!rule)
+    return { 状態: '要確認', メモ: [...periodProblems(record, masters), CLASSIFY_MSG.noRule].join(' ') };
   const source = `ルール#${rule.priority}`;
   const problems = dataProblems(record, masters);
   const current: NamedPosting = {

@@ -203,7 +203,10 @@ export function mastersFromRecords(records: readonly Record<string, unknown>[]):
       const [start, end] = text(r.コード).split('/');
       const fiscalYear = Number.parseInt(name, 10);
       if (start && end) {
-        m.periods = [...(m.periods ?? []), { start, end, fiscalYear: Number.isFinite(fiscalYear) ? fiscalYear : 0 }];
+        m.periods = [
+          ...(m.periods ?? []),
+          { start, end, fiscalYear: Number.isFinite(fiscalYear) ? fiscalYear : 0 },
+        ];
       }
     } else if (kind === '口座明細') {
       const parent = m.connectedAccounts.find((c) => c.name === text(r.勘定科目));

@@ -37,7 +37,11 @@ export function parseLedgerOffice(text: string | null): LedgerOffice | null {
   try {
     const v = JSON.parse(text) as Partial<LedgerOffice> | null;
     if (v && typeof v.code === 'string' && v.code !== '') {
-      return { code: v.code, name: typeof v.name === 'string' ? v.name : '', ...(v.released ? { released: true } : {}) };
+      return {
+        code: v.code,
+        name: typeof v.name === 'string' ? v.name : '',
+        ...(v.released ? { released: true } : {}),
+      };
     }
   } catch {
     // A bare code written by hand is still a code.
@@ -57,7 +61,8 @@ export type OfficeDecision =
 export function decideOffice(recorded: LedgerOffice | null, connected: OfficeRef): OfficeDecision {
   if (!recorded) return { kind: 'ok', record: { code: connected.code, name: connected.name } };
   if (recorded.code === connected.code) {
-    if (!recorded.name && connected.name) return { kind: 'ok', record: { ...recorded, name: connected.name } };
+    if (!recorded.name && connected.name)
+      return { kind: 'ok', record: { ...recorded, name: connected.name } };
     return { kind: 'ok' };
   }
   return { kind: 'mismatch', message: OFFICE_MSG.mismatch(recorded, connected), ledger: recorded, connected };

@@ -4,9 +4,9 @@
  */
 
 import { MF_MIN_INTERVAL_MS } from '../core/budget';
+import { decideOffice, type LedgerOffice, type OfficeRef, parseLedgerOffice } from '../core/office';
 import { ApiKeyAuth, type AuthProvider, OAuthAuth } from '../mf/auth';
 import { MfClient } from '../mf/client';
-import { type LedgerOffice, type OfficeRef, decideOffice, parseLedgerOffice } from '../core/office';
 import { MfAuthError, MfOfficeMismatchError } from '../mf/errors';
 import { RateLimiter } from '../mf/rate-limit';
 import { scriptClock } from './clock';
@@ -89,7 +89,11 @@ export function connectedOffice(client: MfClient): OfficeRef {
 function guardOffice(client: MfClient): void {
   const decision = decideOffice(ledgerOffice(), connectedOffice(client));
   if (decision.kind === 'mismatch') throw new MfOfficeMismatchError(decision.message);
-  if (decision.record) recordLedgerOffice(decision.record);
+  if (!decision.record) return;
+  // Recording for the first time with only a code (API-key mode): learn the name once, so messages can
+  // name the office; the same office() answer then serves this execution's period splits.
+  const record = decision.record.name ? decision.record : { ...decision.record, name: client.office().name };
+  recordLedgerOffice(record);
 }
 
 /**

@@ -284,7 +284,8 @@ export class OAuthAuth implements AuthProvider {
       // hasAccess() refreshes an expired token itself and may throw while doing so.
       access = this.service.hasAccess();
     } catch (error) {
-      if (isInvalidClient(error)) throw new MfAuthError(Msg.invalidClient, { status: 401, code: 'invalid_client' });
+      if (isInvalidClient(error))
+        throw new MfAuthError(Msg.invalidClient, { status: 401, code: 'invalid_client' });
       throw new MfAuthError(Msg.oauthFailed, { status: null, code: 'oauth_refresh_failed' });
     }
     if (!access) {
@@ -312,7 +313,8 @@ export class OAuthAuth implements AuthProvider {
       return this.service.hasAccess();
     } catch (error) {
       // The library's own error text may quote the token endpoint's answer; report ours instead.
-      if (isInvalidClient(error)) throw new MfAuthError(Msg.invalidClient, { status: 401, code: 'invalid_client' });
+      if (isInvalidClient(error))
+        throw new MfAuthError(Msg.invalidClient, { status: 401, code: 'invalid_client' });
       throw new MfAuthError(Msg.oauthFailed, { status: 401, code: 'oauth_refresh_failed' });
     }
   }

@@ -16,7 +16,8 @@ export interface ErrorContext {
 }
 
 const RECONNECT = 'メニュー「記帳 > MFに接続」で接続し直してください。';
-const FIX_ROW = '台帳の行の内容（勘定科目・補助科目・税区分・取引先・取引日）を直して、操作「再試行」を選んでください。';
+const FIX_ROW =
+  '台帳の行の内容（勘定科目・補助科目・税区分・取引先・取引日）を直して、操作「再試行」を選んでください。';
 const KICHO_BUG =
   'kicho の問い合わせの形が MF と合っていません。このメッセージを添えて kicho の担当者に連絡してください。';
 const LATER = 'しばらく待ってから再実行してください。';
@@ -69,13 +70,17 @@ export function explainMfError(status: number, code: string, message: string, ct
     if (code === 'no_accounting_period_found')
       return tagged('MF の事業者に会計期間がありません。MF で事業年度（会計期間）を設定してください。', code);
     if (code === 'no_office_found')
-      return tagged('この事業者は MF クラウド会計に登録されていません。接続先の事業者を確かめてください。', code);
+      return tagged(
+        'この事業者は MF クラウド会計に登録されていません。接続先の事業者を確かめてください。',
+        code,
+      );
     return tagged(`MF の状態のため受け付けられませんでした。${LATER}`, code);
   }
   if (status === 415) return tagged(`MF が送った形式を受け付けませんでした。${KICHO_BUG}`, code);
   if (status === 429) return tagged(`MF へのリクエストが多すぎました。${LATER}`, code);
   if (status >= 500) {
-    if (code === 'operation_timed_out') return tagged(`MF の処理が時間内に終わりませんでした。${LATER}`, code);
+    if (code === 'operation_timed_out')
+      return tagged(`MF の処理が時間内に終わりませんでした。${LATER}`, code);
     return tagged(`MF でエラーが起きました（HTTP ${status}）。${LATER}`, code);
   }
   const journal = JOURNAL_TEXTS[message];

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import addFormatsModule from 'ajv-formats';
-import { type Operation, OpenAPIBackend, type Request } from 'openapi-backend';
+import { OpenAPIBackend, type Operation, type Request } from 'openapi-backend';
 import { parse } from 'yaml';
 import type { DifferenceName } from '../../sim/mf/differences';
 import { Messages } from '../../sim/mf/errors';
@@ -19,8 +19,10 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const DOCUMENT_PATH = path.join(HERE, 'mf-openapi.ja.yaml');
 
 // ajv-formats is CommonJS with a default export.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as (ajv: unknown, formats: string[]) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: unknown,
+  formats: string[],
+) => void;
 
 /** One thing the document would not accept, with the difference that explains it, if any. */
 export interface Finding {
@@ -113,7 +115,9 @@ export class Contract {
 
   /** The operation a method and raw path reach, or null. */
   operationFor(method: string, rawPath: string): Operation | null {
-    return this.api.router.matchOperation({ method: method.toLowerCase(), path: rawPath, headers: {} }) ?? null;
+    return (
+      this.api.router.matchOperation({ method: method.toLowerCase(), path: rawPath, headers: {} }) ?? null
+    );
   }
 
   /** Everything the document would not accept in one exchange (empty when all is well). */
@@ -180,7 +184,8 @@ export class Contract {
       return findings;
     }
     if (!declared.content) {
-      if (res.body !== '') add(null, 'response', `status ${res.status} has a body the document does not declare`, id);
+      if (res.body !== '')
+        add(null, 'response', `status ${res.status} has a body the document does not declare`, id);
       return findings;
     }
     let body: unknown;

@@ -148,7 +148,10 @@ describe('postApproved protocol', () => {
       ],
     );
     // メモ is MF's refusal in Japanese with its code in brackets, never MF's English text.
-    assert.match(String(s.get('mf:2')?.メモ), /勘定科目が MF で使えない設定になっています。 \[invalid_request_body_value\]/);
+    assert.match(
+      String(s.get('mf:2')?.メモ),
+      /勘定科目が MF で使えない設定になっています。 \[invalid_request_body_value\]/,
+    );
     assert.doesNotMatch(String(s.get('mf:2')?.メモ), /The specified account/);
   });
 

@@ -188,7 +188,10 @@ describe('read failures', () => {
     assert.ok(server instanceof MfApiError);
     assert.equal(server.status, 500);
     assert.equal(server.code, 'internal_error');
-    assert.match(server.message, /MF でエラーが起きました（HTTP 500）。しばらく待ってから再実行してください。 \[internal_error\]$/);
+    assert.match(
+      server.message,
+      /MF でエラーが起きました（HTTP 500）。しばらく待ってから再実行してください。 \[internal_error\]$/,
+    );
 
     mf.injectFault({ kind: 'timeout-before-commit' });
     const timeout = thrown(() => client.taxes());

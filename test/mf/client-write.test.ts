@@ -101,7 +101,10 @@ describe('journalize', () => {
     if (outcome.kind !== 'rejected') return;
     assert.equal(outcome.code, 'invalid_request_body_value');
     assert.equal(outcome.status, 400);
-    assert.match(outcome.explanation, /^送った内容の一部を MF が受け付けませんでした。.*「再試行」.*\[invalid_request_body_value\]$/);
+    assert.match(
+      outcome.explanation,
+      /^送った内容の一部を MF が受け付けませんでした。.*「再試行」.*\[invalid_request_body_value\]$/,
+    );
     assert.equal(h.mf.journalsForTransaction(lineId).length, 0);
   });
 
@@ -111,7 +114,10 @@ describe('journalize', () => {
     const { outcome } = journalize(h);
     assert.equal(outcome.kind, 'rejected');
     if (outcome.kind !== 'rejected') return;
-    assert.match(outcome.explanation, /「仕訳の登録、更新、削除」の権限（mfc\/accounting\/journal\.write）がありません/);
+    assert.match(
+      outcome.explanation,
+      /「仕訳の登録、更新、削除」の権限（mfc\/accounting\/journal\.write）がありません/,
+    );
     assert.match(outcome.explanation, /アプリポータル/);
     assert.doesNotMatch(outcome.explanation, /再試行/);
   });

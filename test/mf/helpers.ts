@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { FakeMf, type FakeMfOptions, TEST_API_KEY, TEST_OFFICE_CODE } from '../../sim/mf/fake-mf';
 import type { Transaction } from '../../sim/mf/types';
-import { fileContract } from '../contract/shared';
 import { ApiKeyAuth, type AuthProvider } from '../../src/mf/auth';
 import { MfClient, type MfClientOptions } from '../../src/mf/client';
 import {
@@ -15,6 +14,7 @@ import {
   HttpTransportError,
   type KeyValuePort,
 } from '../../src/mf/http';
+import { fileContract } from '../contract/shared';
 
 export const API_BASE = 'https://api-accounting.moneyforward.com';
 export const AUTH_BASE = 'https://api.biz.moneyforward.com';

@@ -164,7 +164,10 @@ describe('postApproved', () => {
     let row = byKey(w).get(key);
     assert.equal(row?.状態, '失敗');
     // MF's refusal in plain Japanese with its code in brackets (issue 12, defect 8), not MF's English.
-    assert.match(String(row?.メモ), /^MFが登録を受け付けませんでした。送った内容の一部を MF が受け付けませんでした。.*「再試行」.*\[invalid_request_body_value\]$/);
+    assert.match(
+      String(row?.メモ),
+      /^MFが登録を受け付けませんでした。送った内容の一部を MF が受け付けませんでした。.*「再試行」.*\[invalid_request_body_value\]$/,
+    );
     assert.doesNotMatch(String(row?.メモ), /[A-Za-z]{4,} [a-z]{3,}/);
     w.edit(key, '勘定科目', '雑費');
     w.edit(key, '操作', '再試行');

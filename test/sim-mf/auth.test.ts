@@ -255,10 +255,8 @@ describe('OAuth authorization code flow', () => {
     const { mf } = setup();
     const codeFor = (clientId: string) =>
       codeFrom(
-        authorize(
-          mf,
-          `response_type=code&client_id=${clientId}&redirect_uri=${encodeURIComponent(REDIRECT)}`,
-        ).headers.Location ?? '',
+        authorize(mf, `response_type=code&client_id=${clientId}&redirect_uri=${encodeURIComponent(REDIRECT)}`)
+          .headers.Location ?? '',
       );
     const form = (clientId: string) => ({
       grant_type: 'authorization_code',
@@ -279,7 +277,10 @@ describe('OAuth authorization code flow', () => {
     assert.equal(postAsBasic.status, 401);
     assert.equal(postAsBasic.json.error, 'invalid_client');
     // Both at once is more than one method (RFC 6749 §2.3), whatever the registration.
-    const both = tokenRequest(mf, { ...form(BASIC_ID), client_secret: BASIC_SECRET }, [BASIC_ID, BASIC_SECRET]);
+    const both = tokenRequest(mf, { ...form(BASIC_ID), client_secret: BASIC_SECRET }, [
+      BASIC_ID,
+      BASIC_SECRET,
+    ]);
     assert.equal(both.json.error, 'invalid_client');
     assert.equal(mf.clientAuthMethod(BASIC_ID), 'client_secret_basic');
     assert.equal(mf.clientAuthMethod(TEST_CLIENT_ID), 'client_secret_post');
@@ -289,10 +290,8 @@ describe('OAuth authorization code flow', () => {
     const { mf } = setup();
     const code = () =>
       codeFrom(
-        authorize(
-          mf,
-          `response_type=code&client_id=${BASIC_ID}&redirect_uri=${encodeURIComponent(REDIRECT)}`,
-        ).headers.Location ?? '',
+        authorize(mf, `response_type=code&client_id=${BASIC_ID}&redirect_uri=${encodeURIComponent(REDIRECT)}`)
+          .headers.Location ?? '',
       );
     const wrongSecret = tokenRequest(
       mf,

@@ -94,8 +94,13 @@ export function assertError(reply: Reply, status: number, code: string, message?
   assert.equal(reply.json.errors[0].code, code);
   // The wire carries the document's text; the fake's own explanation, when different, is in a header.
   const texts = [reply.json.errors[0].message, reply.headers['x-fake-mf-detail'] ?? ''];
-  if (typeof message === 'string') assert.ok(texts.includes(message), `${message} not in ${texts.join(' | ')}`);
-  else if (message) assert.ok(texts.some((t) => message.test(t)), `${message} not in ${texts.join(' | ')}`);
+  if (typeof message === 'string')
+    assert.ok(texts.includes(message), `${message} not in ${texts.join(' | ')}`);
+  else if (message)
+    assert.ok(
+      texts.some((t) => message.test(t)),
+      `${message} not in ${texts.join(' | ')}`,
+    );
 }
 
 export function firstLine(mf: FakeMf, predicate: (tx: Transaction) => boolean = () => true): Transaction {

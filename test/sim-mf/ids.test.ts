@@ -75,7 +75,10 @@ describe('ids in a path are decoded once', () => {
     for (const method of ['GET', 'DELETE']) {
       assertError(client.call(method, `/api/v3/journals/${withSlash}`), 403, 'insufficient_permissions');
     }
-    assert.ok(mf.journals().some((j) => j.id === withSlash), 'nothing deleted');
+    assert.ok(
+      mf.journals().some((j) => j.id === withSlash),
+      'nothing deleted',
+    );
   });
 
   test('a fully decoded id (literal +, / or =) is invalid_request_path_parameter', () => {

@@ -362,7 +362,10 @@ describe('GET/PUT/DELETE /journals/{id}', () => {
     const { client, mf } = setup();
     const created = client.post(LIST, journalBody(mf)).json.journal;
     assertError(
-      client.put(`${LIST}/${encodeURIComponent(created.id)}`, journalBody(mf, { transaction_date: '2026-03-31' })),
+      client.put(
+        `${LIST}/${encodeURIComponent(created.id)}`,
+        journalBody(mf, { transaction_date: '2026-03-31' }),
+      ),
       400,
       'invalid_request_body_value',
       Messages.movedTerm,
@@ -373,7 +376,10 @@ describe('GET/PUT/DELETE /journals/{id}', () => {
       'invalid_request_body_value',
     );
     assert.equal(
-      client.put(`${LIST}/${encodeURIComponent(created.id)}`, journalBody(mf, { transaction_date: '2026-12-31' })).status,
+      client.put(
+        `${LIST}/${encodeURIComponent(created.id)}`,
+        journalBody(mf, { transaction_date: '2026-12-31' }),
+      ).status,
       200,
     );
   });
@@ -384,8 +390,16 @@ describe('GET/PUT/DELETE /journals/{id}', () => {
     const reply = client.delete(`${LIST}/${encodeURIComponent(created.id)}`);
     assert.equal(reply.status, 204);
     assert.equal(reply.raw.body, '');
-    assertError(client.get(`${LIST}/${encodeURIComponent(created.id)}`), 400, 'invalid_request_path_parameter');
-    assertError(client.delete(`${LIST}/${encodeURIComponent(created.id)}`), 400, 'invalid_request_path_parameter');
+    assertError(
+      client.get(`${LIST}/${encodeURIComponent(created.id)}`),
+      400,
+      'invalid_request_path_parameter',
+    );
+    assertError(
+      client.delete(`${LIST}/${encodeURIComponent(created.id)}`),
+      400,
+      'invalid_request_path_parameter',
+    );
   });
 
   test('deleting a journal made by journalize sends its line to excluded, not back to none', () => {
