@@ -49,7 +49,7 @@ export interface JournalView {
 
 function echoedId(id: string | null, view: JournalView): string | null {
   if (id === null || view.transactionIdForm !== 'lowercase-hex') return id;
-  return id.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+  return id.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
 }
 
 export function renderJournal(store: MfStore, record: JournalRecord, view: JournalView = {}): Journal {

@@ -12,7 +12,7 @@ export function canonicalId(id: MfId | string): string {
   try {
     return decodeURIComponent(text);
   } catch {
-    return text.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
+    return text.replace(/%[0-9a-f]{2}/gi, (hex) => hex.toUpperCase());
   }
 }
 
