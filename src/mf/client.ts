@@ -348,7 +348,8 @@ export class MfClient {
         path === '/journals' &&
         this.journalsPerPage > JOURNALS_PER_PAGE_FALLBACK &&
         error instanceof MfApiError &&
-        error.status === 400;
+        error.status === 400 &&
+        error.code === 'invalid_query_parameter_value';
       if (!retry) throw error;
       this.journalsPerPage = JOURNALS_PER_PAGE_FALLBACK;
       return this.getObject(path, query());
