@@ -12,6 +12,7 @@ import {
   connectionStatus,
   connectWithApiKey,
   disconnectMf,
+  moveLedgerOffice,
   openConnection,
   saveOAuthClient,
 } from './app/connection';
@@ -52,6 +53,7 @@ global.connectionStatus = guarded('接続の確認', false, connectionStatus);
 global.connectWithApiKey = guarded('MFへの接続', false, connectWithApiKey);
 global.saveOAuthClient = guarded('MFへの接続', false, saveOAuthClient);
 global.disconnectMf = guarded('接続の解除', false, disconnectMf);
+global.moveLedgerOffice = guarded('台帳の事業者の変更', false, moveLedgerOffice);
 global.openSettings = guarded('設定の編集', true, openSettings);
 global.settingsForm = guarded('設定の表示', false, settingsForm);
 global.saveSettings = guarded('設定の保存', false, saveSettings);

@@ -60,14 +60,25 @@ interface AuthorizationCode {
   codeChallenge: string | null;
 }
 
+/**
+ * How an OAuth app authenticates at the token endpoint, chosen once when it is registered in MF's App
+ * Portal (CLIENT_SECRET_BASIC or CLIENT_SECRET_POST; mf-api.md §2.1, §15). The other method is refused.
+ */
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
+
+export interface OAuthClient {
+  secret: string;
+  authMethod: ClientAuthMethod;
+}
+
 export interface AuthConfig {
   now: () => number;
   random: Random;
   /** API key → office code. */
   apiKeys: Record<string, string>;
-  /** OAuth client_id → client_secret. */
-  oauthClients: Record<string, string>;
-  /** The office an OAuth user picks on the consent screen. */
+  /** OAuth client_id → its secret and registered client authentication method. */
+  oauthClients: Record<string, OAuthClient>;
+  /** The office an OAuth user picks on the consent screen (changeable with `consentOffice`). */
   officeCode: string;
 }
 
@@ -81,7 +92,12 @@ export class AuthServer {
   private readonly codes = new Map<string, AuthorizationCode>();
   private readonly exchangeTimes = new Map<string, number[]>();
 
-  constructor(private readonly config: AuthConfig) {}
+  /** The office the next consent picks. */
+  consentOffice: string;
+
+  constructor(private readonly config: AuthConfig) {
+    this.consentOffice = config.officeCode;
+  }
 
   reset(): void {
     this.accessTokens.clear();
@@ -176,7 +192,7 @@ export class AuthServer {
       redirectUri,
       principal: {
         mode: 'oauth',
-        officeCode: this.config.officeCode,
+        officeCode: this.consentOffice,
         scopes: new Set(requested.length > 0 ? requested : SCOPES),
       },
       expiresAt: this.config.now() + CODE_LIFETIME_MS,
@@ -189,28 +205,47 @@ export class AuthServer {
   token(req: ParsedRequest): HttpResponse {
     if (req.method !== 'POST') return errorResponse(405, 'method_not_allowed', Messages.methodNotAllowed);
     const form = new URLSearchParams(req.body);
-    const clientId = this.authenticateClient(req, form);
-    if (clientId === undefined) return oauthError(401, 'invalid_client', 'Client authentication failed.');
+    const client = this.authenticateClient(req, form);
+    if ('error' in client) return client.error;
+    const clientId = client.id;
     const grantType = form.get('grant_type');
     if (grantType === 'authorization_code') return this.redeemCode(clientId, form);
     if (grantType === 'refresh_token') return this.refresh(clientId, form);
     return oauthError(400, 'unsupported_grant_type', `Unsupported grant_type: ${grantType ?? '(none)'}.`);
   }
 
-  private authenticateClient(req: ParsedRequest, form: URLSearchParams): string | undefined {
-    let id = form.get('client_id') ?? undefined;
-    let secret = form.get('client_secret') ?? undefined;
+  /**
+   * The client, authenticated the one way its registration allows (RFC 6749 §2.3: a client uses one method
+   * per request). The other method, or both at once, is invalid_client.
+   */
+  private authenticateClient(
+    req: ParsedRequest,
+    form: URLSearchParams,
+  ): { id: string } | { error: HttpResponse } {
+    const refused = (description: string) => ({ error: oauthError(401, 'invalid_client', description) });
+    const bodySecret = form.get('client_secret') ?? undefined;
     const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    let id = form.get('client_id') ?? undefined;
+    let secret = bodySecret;
     if (basic !== undefined) {
       const decoded = Buffer.from(basic, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
-      if (colon < 0) return undefined;
+      if (colon < 0) return refused('Client authentication failed.');
       // RFC 6749 §2.3.1: id and secret are form-encoded before being joined.
       id = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
       secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
     }
-    if (id === undefined || secret === undefined) return undefined;
-    return this.config.oauthClients[id] === secret ? id : undefined;
+    const client = id === undefined ? undefined : this.config.oauthClients[id];
+    if (id === undefined || secret === undefined || !client) return refused('Client authentication failed.');
+    const used: ClientAuthMethod = basic !== undefined ? 'client_secret_basic' : 'client_secret_post';
+    if (basic !== undefined && bodySecret !== undefined) {
+      return refused('The client used more than one authentication method.');
+    }
+    if (used !== client.authMethod) {
+      return refused(`The client is registered for ${client.authMethod}, but used ${used}.`);
+    }
+    if (client.secret !== secret) return refused('Client authentication failed.');
+    return { id };
   }
 
   private redeemCode(clientId: string, form: URLSearchParams): HttpResponse {

@@ -3,7 +3,7 @@
 
 import type { Principal } from './auth';
 import { formatTimestamp } from './dates';
-import { badRequest, Messages } from './errors';
+import { ApiError, badRequest, Messages } from './errors';
 import { pathIdCandidates, storedIdFromQueryValue } from './ids';
 import type { ParsedRequest } from './request';
 import type { MfStore } from './store';
@@ -15,6 +15,19 @@ export interface ApiSettings {
   journalVisibilityLag: number;
   /** Appended to memo of journals created with an OAuth token. */
   appName: string;
+  /**
+   * The text of the 400 for journalizing a line that is not `none` (unpublished, mf-api.md §13):
+   * 'generic' is the document's Error400 text; 'invented' our own wording (difference
+   * `second-journalize-wording`). kicho must decide the same under both.
+   */
+  secondJournalize: 'generic' | 'invented';
+  /** GET /journals per_page limit: 10000 as the document's schema says, or 100 as its error text says [C]. */
+  journalsPerPageMax: 10_000 | 100;
+  /**
+   * How journal.transaction_id spells the line's id: exactly as /transactions lists it, or with its
+   * percent escapes in lower case (whether the two are byte-identical is unverified, mf-api.md §15).
+   */
+  transactionIdForm: 'as-listed' | 'lowercase-hex';
 }
 
 export class ApiContext {
@@ -51,15 +64,23 @@ export class ApiContext {
   }
 }
 
-/** Resolves `{id}` in a path: decoded once, so `%2B` and `%252B` on the wire both reach the id. */
+/**
+ * Resolves `{id}` in a path: decoded once, so `%2B` and `%252B` on the wire both reach the id. A raw `%2F`
+ * is decoded into a `/` before routing and the request lands nowhere: public clients saw 403 for it
+ * (difference `path-slash-403`), which is why an id in a path must be encoded once more.
+ */
 export function idFromPath<T>(raw: string | undefined, find: (id: string) => T | undefined): T {
+  if (raw !== undefined && /%2F/i.test(raw)) {
+    throw new ApiError(403, 'insufficient_permissions', Messages.insufficientPermissions);
+  }
   if (raw !== undefined && raw !== '' && !raw.includes('/')) {
     for (const candidate of pathIdCandidates(raw)) {
       const found = find(candidate);
       if (found !== undefined) return found;
     }
   }
-  throw badRequest('invalid_request_path_parameter', Messages.idNotFound);
+  // The observed answer pairs this code with a JournalError text no schema of the document pairs it with.
+  throw badRequest('invalid_request_path_parameter', Messages.idNotFound, 'unknown-id-text');
 }
 
 /** Maps a query id to its stored form; a double-encoded or malformed value is rejected. */

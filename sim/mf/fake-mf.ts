@@ -2,7 +2,7 @@
 // emulator's UrlFetchApp hands every request for a configured MF base URL to `handle`; routing is by
 // path only, so any host works. Tests inspect the books directly and inject faults per request.
 
-import { type AuthMode, AuthServer } from './auth';
+import { type AuthMode, AuthServer, type ClientAuthMethod, type OAuthClient } from './auth';
 import type { ApiSettings } from './context';
 import { errorResponse, Messages } from './errors';
 import {
@@ -21,6 +21,7 @@ import { Random } from './random';
 import { type ParsedRequest, parseRequest } from './request';
 import { handleApi } from './router';
 import { buildDataset, TEST_OFFICE_CODE } from './seed';
+import { OTHER_OFFICE_CODE, otherOfficeDataset } from './seed-other-office';
 import { MfStore } from './store';
 import type {
   Account,
@@ -34,11 +35,18 @@ import type {
 } from './types';
 
 export { TEST_OFFICE_CODE } from './seed';
+export { OTHER_OFFICE_CODE, OTHER_OFFICE_NAME } from './seed-other-office';
 
 /** Looks nothing like a production key (`mf_api_prd_…`), so it can sit in fixtures and docs. */
 export const TEST_API_KEY = 'mf_api_test_key_0001';
+/** An API key of the second office (option otherOffice). */
+export const TEST_API_KEY_OTHER = 'mf_api_test_key_0002';
+/** An OAuth app registered with CLIENT_SECRET_POST (the secret in the token request's body). */
 export const TEST_CLIENT_ID = 'kicho-test-client';
 export const TEST_CLIENT_SECRET = 'kicho-test-secret';
+/** An OAuth app registered with CLIENT_SECRET_BASIC (the secret in an HTTP Basic header). */
+export const TEST_CLIENT_ID_BASIC = 'kicho-test-client-basic';
+export const TEST_CLIENT_SECRET_BASIC = 'kicho-test-secret-basic';
 export const DEFAULT_APP_NAME = 'kicho';
 
 export interface FakeMfOptions {
@@ -48,10 +56,21 @@ export interface FakeMfOptions {
   now?: () => number;
   /** When true, journalizing an already registered line makes another journal instead of a 400. */
   permissiveJournalize?: boolean;
-  /** API key → office code (default: TEST_API_KEY → 1234-5678). */
+  /** Wording of the 400 for a second journalize (default 'generic', the document's text). */
+  secondJournalize?: 'generic' | 'invented';
+  /** GET /journals per_page limit (default 10000 as the schema says; 100 as its error text says). */
+  journalsPerPageMax?: 10_000 | 100;
+  /** How journal.transaction_id spells the line id (default 'as-listed'). */
+  transactionIdForm?: 'as-listed' | 'lowercase-hex';
+  /** Adds a second office (OTHER_OFFICE_CODE, key TEST_API_KEY_OTHER) with books of its own. */
+  otherOffice?: boolean;
+  /** API key → office code (default: TEST_API_KEY → 1234-5678, and TEST_API_KEY_OTHER with otherOffice). */
   apiKeys?: Record<string, string>;
-  /** OAuth client_id → client_secret (default: TEST_CLIENT_ID → TEST_CLIENT_SECRET). */
-  oauthClients?: Record<string, string>;
+  /**
+   * OAuth client_id → secret and registered client authentication method (default: TEST_CLIENT_ID with
+   * client_secret_post, TEST_CLIENT_ID_BASIC with client_secret_basic).
+   */
+  oauthClients?: Record<string, OAuthClient>;
   /** App name MF appends to memo for OAuth-created journals. */
   appName?: string;
   /** Listing calls (GET /journals) every new journal stays invisible for (default 0). */
@@ -107,7 +126,10 @@ export class FakeMf {
   private readonly dataset: MfDataset;
   private readonly settings: ApiSettings;
   private readonly apiKeys: Record<string, string>;
-  private readonly oauthClients: Record<string, string>;
+  private readonly oauthClients: Record<string, OAuthClient>;
+  private readonly otherDataset: MfDataset | undefined;
+  /** Every office's books by office code; `store` is the first office's. */
+  private readonly stores = new Map<string, MfStore>();
   private readonly faults = new FaultInjector();
   private readonly rateLimit: RateLimit | undefined;
   private readonly limiter = new RateLimiter();
@@ -123,9 +145,19 @@ export class FakeMf {
       permissiveJournalize: options.permissiveJournalize ?? false,
       journalVisibilityLag: options.journalVisibilityLag ?? 0,
       appName: options.appName ?? DEFAULT_APP_NAME,
+      secondJournalize: options.secondJournalize ?? 'generic',
+      journalsPerPageMax: options.journalsPerPageMax ?? 10_000,
+      transactionIdForm: options.transactionIdForm ?? 'as-listed',
     };
-    this.apiKeys = options.apiKeys ?? { [TEST_API_KEY]: TEST_OFFICE_CODE };
-    this.oauthClients = options.oauthClients ?? { [TEST_CLIENT_ID]: TEST_CLIENT_SECRET };
+    this.otherDataset = options.otherOffice ? otherOfficeDataset(this.seed) : undefined;
+    this.apiKeys = options.apiKeys ?? {
+      [TEST_API_KEY]: TEST_OFFICE_CODE,
+      ...(options.otherOffice ? { [TEST_API_KEY_OTHER]: OTHER_OFFICE_CODE } : {}),
+    };
+    this.oauthClients = options.oauthClients ?? {
+      [TEST_CLIENT_ID]: { secret: TEST_CLIENT_SECRET, authMethod: 'client_secret_post' },
+      [TEST_CLIENT_ID_BASIC]: { secret: TEST_CLIENT_SECRET_BASIC, authMethod: 'client_secret_basic' },
+    };
     this.rateLimit = options.rateLimit;
     this.reset();
   }
@@ -133,7 +165,14 @@ export class FakeMf {
   /** Back to the initial state: dataset restored, tokens, faults and log cleared, rate limit as constructed. */
   reset(): void {
     const random = new Random((this.seed ^ RUNTIME_STREAM) >>> 0);
-    this.store = new MfStore(this.dataset, new IdFactory(random));
+    const ids = new IdFactory(random);
+    this.store = new MfStore(this.dataset, ids);
+    this.stores.clear();
+    this.stores.set(this.store.office.code, this.store);
+    if (this.otherDataset) {
+      const other = new MfStore(this.otherDataset, ids);
+      this.stores.set(other.office.code, other);
+    }
     this.auth = new AuthServer({
       now: this.now,
       random,
@@ -174,12 +213,14 @@ export class FakeMf {
     const fault = this.faults.takeRequestFault(req);
     if (fault && !isAfterCommit(fault.kind)) return { response: faultResponse(fault), fault: fault.kind };
     const lag = this.faults.peekVisibilityLag(req);
-    this.store.createdInRequest = [];
+    for (const store of this.stores.values()) store.createdInRequest = [];
     const response = this.route(req, time);
-    const created = this.store.createdInRequest;
-    if (lag && created.length > 0) {
-      for (const id of created) this.store.hideFromListings(id, lag.lagReads);
-      lag.consume();
+    for (const store of this.stores.values()) {
+      const created = store.createdInRequest;
+      if (lag && created.length > 0) {
+        for (const id of created) store.hideFromListings(id, lag.lagReads);
+        lag.consume();
+      }
     }
     if (fault) return { response: faultResponse(fault), fault: fault.kind };
     return { response };
@@ -195,7 +236,12 @@ export class FakeMf {
         return this.auth.token(req);
     }
     if (req.path.startsWith('/api/v3/')) {
-      return handleApi(req, { auth: this.auth, store: this.store, settings: this.settings, nowMs: time });
+      return handleApi(req, {
+        auth: this.auth,
+        storeFor: (code) => this.stores.get(code),
+        settings: this.settings,
+        nowMs: time,
+      });
     }
     return errorResponse(404, 'not_found', Messages.notFound);
   }
@@ -275,6 +321,24 @@ export class FakeMf {
     const service = this.store.connectedAccounts.find((candidate) => candidate.name === name);
     if (!service) throw new Error(`FakeMf: no connected account named ${name}`);
     return structuredClone(service);
+  }
+
+  /** The office an OAuth user picks on the next consent screen (default: the first office). */
+  setConsentOffice(officeCode: string): void {
+    if (!this.stores.has(officeCode)) throw new Error(`FakeMf: no office ${officeCode}`);
+    this.auth.consentOffice = officeCode;
+  }
+
+  /** Every journal of one office (the first office's are `journals()`). */
+  journalsOf(officeCode: string): Journal[] {
+    const store = this.stores.get(officeCode);
+    if (!store) throw new Error(`FakeMf: no office ${officeCode}`);
+    return store.journals().map((journal) => renderJournal(store, journal));
+  }
+
+  /** The registered client authentication method of an OAuth app. */
+  clientAuthMethod(clientId: string): ClientAuthMethod | undefined {
+    return this.oauthClients[clientId]?.authMethod;
   }
 
   /** A valid access token without going through /auth/exchange or /token. */

@@ -42,7 +42,17 @@ function renderSide(store: MfStore, side: StoredSide): JournalSide {
   };
 }
 
-export function renderJournal(store: MfStore, record: JournalRecord): Journal {
+/** How a listing spells ids it echoes (ApiSettings.transactionIdForm). */
+export interface JournalView {
+  transactionIdForm?: 'as-listed' | 'lowercase-hex';
+}
+
+function echoedId(id: string | null, view: JournalView): string | null {
+  if (id === null || view.transactionIdForm !== 'lowercase-hex') return id;
+  return id.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
+}
+
+export function renderJournal(store: MfStore, record: JournalRecord, view: JournalView = {}): Journal {
   return {
     id: record.id,
     number: record.number,
@@ -61,6 +71,6 @@ export function renderJournal(store: MfStore, record: JournalRecord): Journal {
     tags: [...record.tags],
     memo: record.memo,
     voucher_file_ids: [...record.voucher_file_ids],
-    transaction_id: record.transaction_id,
+    transaction_id: echoedId(record.transaction_id, view),
   };
 }

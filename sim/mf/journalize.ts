@@ -3,7 +3,7 @@
 // exactly once per line.
 
 import type { ApiContext } from './context';
-import { badRequest, jsonResponse, Messages } from './errors';
+import { type ApiError, badRequest, jsonResponse, Messages } from './errors';
 import {
   invalidBody,
   MAX_MEMO,
@@ -40,6 +40,12 @@ function bankSide(store: MfStore, tx: Transaction): StoredSide {
   };
 }
 
+function notJournalizable(ctx: ApiContext, invented: string): ApiError {
+  return ctx.settings.secondJournalize === 'invented'
+    ? badRequest('invalid_request_body_value', invented, 'second-journalize-wording')
+    : badRequest('invalid_request_body_value', invented);
+}
+
 export function journalize(ctx: ApiContext): HttpResponse {
   ctx.query.allowOnly(['office_code']);
   const { store } = ctx;
@@ -51,11 +57,12 @@ export function journalize(ctx: ApiContext): HttpResponse {
   }
   const txId = requiredId(body, 'transaction_id', 'transaction_id', (id) => !!store.transaction(id));
   const tx = store.transaction(txId) as Transaction;
-  // Which error a second journalize gets is unverified (mf-api.md §13); rejecting is the likely answer.
-  // permissiveJournalize lets tests prove that OUR side never asks twice.
-  if (tx.journalizing_status === 'excluded') throw invalidBody(Messages.transactionExcluded);
+  // Which error a second journalize gets is unverified (mf-api.md §13); rejecting is the likely answer,
+  // in the document's generic words or in ours (settings.secondJournalize). permissiveJournalize lets tests
+  // prove that OUR side never asks twice.
+  if (tx.journalizing_status === 'excluded') throw notJournalizable(ctx, Messages.transactionExcluded);
   if (tx.journalizing_status !== 'none' && !ctx.settings.permissiveJournalize) {
-    throw invalidBody(Messages.alreadyJournalized);
+    throw notJournalizable(ctx, Messages.alreadyJournalized);
   }
   const period = readDateInPeriod(store, body.transaction_date ?? tx.date, 'transaction_date');
   const counter = readSideRefs(store, body, '', tx.value);
@@ -86,5 +93,5 @@ export function journalize(ctx: ApiContext): HttpResponse {
   };
   store.insertJournal(record, ctx.settings.journalVisibilityLag);
   tx.journalizing_status = 'registered';
-  return jsonResponse(201, { journal: renderJournal(store, record) });
+  return jsonResponse(201, { journal: renderJournal(store, record, ctx.settings) });
 }

@@ -47,9 +47,13 @@ export function listJournals(ctx: ApiContext): HttpResponse {
   const transactionIds = rawTransactionIds.map((value) => idFromQuery('transaction_ids', value));
   const journalTypes = q.allOneOf('journal_types', JOURNAL_TYPES);
   const isRealized = q.boolean('is_realized');
+  const small = ctx.settings.journalsPerPageMax === 100;
   const perPage =
-    q.integer('per_page', { min: PER_PAGE.min, max: PER_PAGE.max, message: Messages.journalsPerPage }) ??
-    PER_PAGE.default;
+    q.integer('per_page', {
+      min: PER_PAGE.min,
+      max: small ? 100 : PER_PAGE.max,
+      message: small ? Messages.journalsPerPage100 : Messages.journalsPerPage,
+    }) ?? PER_PAGE.default;
   const page = q.integer('page', { min: 1, max: Number.MAX_SAFE_INTEGER }) ?? 1;
 
   const touchesAccount = (journal: JournalRecord, id: string) =>
@@ -70,7 +74,10 @@ export function listJournals(ctx: ApiContext): HttpResponse {
     .sort((a, b) => a.transaction_date.localeCompare(b.transaction_date) || a.number - b.number);
   const { items, metadata } = paginate(matching, page, perPage);
   store.countListing();
-  return jsonResponse(200, { journals: items.map((journal) => renderJournal(store, journal)), metadata });
+  return jsonResponse(200, {
+    journals: items.map((journal) => renderJournal(store, journal, ctx.settings)),
+    metadata,
+  });
 }
 
 export function createJournal(ctx: ApiContext): HttpResponse {
@@ -91,7 +98,7 @@ export function createJournal(ctx: ApiContext): HttpResponse {
     transaction_id: null,
   };
   store.insertJournal(record, ctx.settings.journalVisibilityLag);
-  return jsonResponse(201, { journal: renderJournal(store, record) });
+  return jsonResponse(201, { journal: renderJournal(store, record, ctx.settings) });
 }
 
 function journalFromPath(ctx: ApiContext): JournalRecord {
@@ -100,7 +107,7 @@ function journalFromPath(ctx: ApiContext): JournalRecord {
 
 export function getJournal(ctx: ApiContext): HttpResponse {
   ctx.query.allowOnly(['office_code']);
-  return jsonResponse(200, { journal: renderJournal(ctx.store, journalFromPath(ctx)) });
+  return jsonResponse(200, { journal: renderJournal(ctx.store, journalFromPath(ctx), ctx.settings) });
 }
 
 /**
@@ -114,7 +121,7 @@ export function updateJournal(ctx: ApiContext): HttpResponse {
   if (fields.term_period !== existing.term_period) throw invalidBody(Messages.movedTerm);
   const updated: JournalRecord = { ...existing, ...fields, update_time: ctx.timestamp() };
   ctx.store.replaceJournal(updated);
-  return jsonResponse(200, { journal: renderJournal(ctx.store, updated) });
+  return jsonResponse(200, { journal: renderJournal(ctx.store, updated, ctx.settings) });
 }
 
 /** DELETE → 204. A journal made from a line sends the line to `excluded`, not back to `none` [O S3]. */

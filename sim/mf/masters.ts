@@ -63,7 +63,15 @@ export function getDepartments(ctx: ApiContext): HttpResponse {
 export function getTradePartners(ctx: ApiContext): HttpResponse {
   ctx.query.allowOnly(['available', OFFICE_CODE]);
   const onlyAvailable = ctx.query.boolean('available') === true;
-  const partners = ctx.store.tradePartners.filter((partner) => !onlyAvailable || partner.available);
+  // The document declares these strings non-nullable: a partner without one is sent as '' [D].
+  const partners = ctx.store.tradePartners
+    .filter((partner) => !onlyAvailable || partner.available)
+    .map((partner) => ({
+      ...partner,
+      invoice_registration_number: partner.invoice_registration_number ?? '',
+      corporate_number: partner.corporate_number ?? '',
+      search_key: partner.search_key ?? '',
+    }));
   return jsonResponse(200, { trade_partners: partners });
 }
 

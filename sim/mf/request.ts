@@ -94,7 +94,10 @@ export class Query {
     return value;
   }
 
-  integer(name: string, range: { min: number; max: number; message?: string }): number | undefined {
+  integer(
+    name: string,
+    range: { min: number; max: number; message?: string; verbatim?: string },
+  ): number | undefined {
     const value = this.one(name);
     if (value === undefined) return undefined;
     const n = /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
@@ -102,6 +105,7 @@ export class Query {
       throw badRequest(
         'invalid_query_parameter_value',
         range.message ?? `${name} must be an integer between ${range.min} and ${range.max}.`,
+        range.verbatim,
       );
     }
     return n;

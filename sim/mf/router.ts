@@ -3,7 +3,7 @@
 
 import type { AuthServer, Scope } from './auth';
 import { ApiContext, type ApiSettings } from './context';
-import { ApiError, apiErrorResponse, badRequest, errorResponse, Messages } from './errors';
+import { ApiError, apiErrorResponse, badRequest, type ErrorFamily, errorResponse, Messages } from './errors';
 import { journalize } from './journalize';
 import { createJournal, deleteJournal, getJournal, listJournals, updateJournal } from './journals';
 import {
@@ -108,20 +108,25 @@ function findRoute(path: string): { route: Route; pathParam: string | undefined 
 
 export interface ApiDeps {
   auth: AuthServer;
-  store: MfStore;
+  /** The books of the office a token belongs to (each token is tied to one office [O S5, S7]). */
+  storeFor(officeCode: string): MfStore | undefined;
   settings: ApiSettings;
   nowMs: number;
 }
 
 /** API-key tokens must name the office on every call but one; OAuth tokens ignore office_code [O S3, S4]. */
-function checkOfficeCode(req: ParsedRequest, route: Route, officeCode: string, store: MfStore): void {
+function checkOfficeCode(req: ParsedRequest, route: Route, officeCode: string): void {
   if (route.path === ACCESSIBLE_OFFICES) return;
   const given = req.query.all('office_code');
   if (given.length === 0) throw badRequest('missing_required_query_parameter', Messages.officeCodeRequired);
   if (given.some((code) => code !== officeCode)) {
     throw badRequest('invalid_query_parameter_value', Messages.officeCodeMismatch);
   }
-  if (officeCode !== store.office.code) throw new ApiError(409, 'no_office_found', Messages.noOffice);
+}
+
+/** GET/POST /journals and /journals/{id} answer 400 with JournalError texts too (getJournals_400_response). */
+function errorFamily(route: Route): ErrorFamily {
+  return route.path === '/api/v3/journals' ? 'journals' : 'other';
 }
 
 function readJsonBody(req: ParsedRequest): unknown {
@@ -144,15 +149,17 @@ export function handleApi(req: ParsedRequest, deps: ApiDeps): HttpResponse {
   if (!endpoint) return errorResponse(405, 'method_not_allowed', Messages.methodNotAllowed);
   try {
     const principal = deps.auth.authenticate(req);
-    if (principal.mode === 'apiKey') checkOfficeCode(req, found.route, principal.officeCode, deps.store);
+    if (principal.mode === 'apiKey') checkOfficeCode(req, found.route, principal.officeCode);
+    const store = deps.storeFor(principal.officeCode);
+    if (!store) throw new ApiError(409, 'no_office_found', Messages.noOffice);
     if (endpoint.scope !== null && principal.scopes !== 'all' && !principal.scopes.has(endpoint.scope)) {
       throw new ApiError(403, 'insufficient_permissions', Messages.insufficientPermissions);
     }
     const body = readJsonBody(req);
-    const ctx = new ApiContext(req, principal, deps.store, deps.settings, deps.nowMs, found.pathParam, body);
+    const ctx = new ApiContext(req, principal, store, deps.settings, deps.nowMs, found.pathParam, body);
     return endpoint.handle(ctx);
   } catch (error) {
-    if (error instanceof ApiError) return apiErrorResponse(error);
+    if (error instanceof ApiError) return apiErrorResponse(error, errorFamily(found.route));
     throw error;
   }
 }

@@ -51,7 +51,7 @@ export const ACCOUNTS: readonly AccountSpec[] = [
     tax: '対象外',
     subs: ['三井住友銀行', '三井住友銀行 渋谷支店', 'ゆうちょ銀行'],
   },
-  { name: '売掛金', reading: 'うりかけきん', group: 'ASSET', category: 'ACCOUNTS_RECEIVABLE', tax: '対象外' },
+  { name: '売掛金', reading: 'うりかけきん', group: 'ASSET', category: 'TRADE_RECEIVABLES', tax: '対象外' },
   {
     name: '仮払金',
     reading: 'かりばらいきん',
@@ -79,7 +79,7 @@ export const ACCOUNTS: readonly AccountSpec[] = [
     name: '繰越利益剰余金',
     reading: 'くりこしりえき',
     group: 'CAPITAL',
-    category: 'RETAINED_EARNINGS',
+    category: 'RETAINED_EARNINGS_BROUGHT_FORWARD',
     tax: '対象外',
   },
   { name: '売上高', reading: 'うりあげだか', group: 'REVENUE', category: 'NET_SALES', tax: '課税売上 10%' },

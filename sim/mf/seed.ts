@@ -196,11 +196,11 @@ function buildMasters(ids: IdFactory): Masters {
   const termSettings: TermSetting[] = PERIODS.map((p) => ({
     ...p,
     accounting_method: 'TAX_INCLUDED',
-    tax_method: 'PRINCIPLE_INDIVIDUAL',
+    tax_method: 'INDIVIDUAL_ALLOCATION',
     sales_rounding_method: 'ROUND_DOWN',
     purchases_rounding_method: 'ROUND_DOWN',
     prefecture: '東京都',
-    business_types: ['サービス業'],
+    business_types: ['SERVICES'],
   }));
 
   return {

@@ -88,15 +88,19 @@ export function listTransactions(ctx: ApiContext): HttpResponse {
   const valueMin = q.integer('value_min', { min: 0, max: MAX_VALUE });
   const valueMax = q.integer('value_max', { min: 0, max: MAX_VALUE });
   if ((valueMin !== undefined || valueMax !== undefined) && side === undefined) {
-    throw badRequest('missing_required_query_parameter', Messages.sideRequired);
+    throw badRequest('missing_required_query_parameter', Messages.sideRequired, 'observed-400-text');
   }
   const content = q.one('content');
   const matchType = q.oneOf('content_match_type', MATCH_TYPES) ?? 'partial';
   const statuses = q.allOneOf('journalizing_statuses', JOURNALIZING_STATUSES);
   const order = q.oneOf('order', ['asc', 'desc'] as const) ?? 'desc';
   const perPage =
-    q.integer('per_page', { min: PER_PAGE.min, max: PER_PAGE.max, message: Messages.transactionsPerPage }) ??
-    PER_PAGE.default;
+    q.integer('per_page', {
+      min: PER_PAGE.min,
+      max: PER_PAGE.max,
+      message: Messages.transactionsPerPage,
+      verbatim: 'observed-400-text',
+    }) ?? PER_PAGE.default;
   const page = q.integer('page', { min: 1, max: Number.MAX_SAFE_INTEGER }) ?? 1;
 
   const matching = store

@@ -78,7 +78,7 @@ export interface TermSetting {
   start_date: string;
   end_date: string;
   accounting_method: AccountingMethod;
-  tax_method: 'FREE' | 'SIMPLE' | 'PRINCIPLE_INDIVIDUAL' | 'PRINCIPLE_PROPORTIONAL';
+  tax_method: 'FREE' | 'SIMPLE' | 'PROPORTIONAL_ALLOCATION' | 'INDIVIDUAL_ALLOCATION';
   sales_rounding_method: 'ROUND_DOWN' | 'ROUND_OFF' | 'ROUND_UP';
   purchases_rounding_method: 'ROUND_DOWN' | 'ROUND_OFF' | 'ROUND_UP';
   prefecture: string;

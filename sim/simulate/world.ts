@@ -116,7 +116,15 @@ export function createWorld(o: WorldOptions): SimWorld {
   const world = emu.world;
   const now = () => world.clock.now();
   const dataset = buildDataset(o.seed, { lineCount: o.lines, from: WINDOW[0], to: WINDOW[1] });
-  const mf = new FakeMf({ dataset, seed: o.seed, now, permissiveJournalize: o.permissive });
+  // Switches no public source settles (sim/mf/README.md), varied by seed so the runs cover every value.
+  const mf = new FakeMf({
+    dataset,
+    seed: o.seed,
+    now,
+    permissiveJournalize: o.permissive,
+    secondJournalize: o.seed % 2 === 0 ? 'invented' : 'generic',
+    transactionIdForm: o.seed % 3 === 0 ? 'lowercase-hex' : 'as-listed',
+  });
   const view = new MfView(mf, now, o.lagMinutes * MINUTE);
   for (const host of MF_HOSTS) world.fetch.route(host, (req) => view.handle(req));
   world.properties.script.set('MF_API_KEY', TEST_API_KEY);

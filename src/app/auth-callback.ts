@@ -1,7 +1,11 @@
 /** authCallback(request): where MF's OAuth consent returns (the OAuth2 library's /usercallback). */
+import { decideOffice, describeOffice, OFFICE_MSG } from '../core/office';
 import { redactSecrets } from '../core/redact';
+import { connectedOffice, ledgerOffice, mfClient, oauthAuth, recordLedgerOffice } from '../gas/mf-connection';
 import { mfOAuthService } from '../gas/oauth';
+import { tokenErrorMessage } from './connection';
 import { ownerMismatch, recordConnector } from './oauth-owner';
+import { appendRunLog } from './run-log';
 
 function page(ok: boolean, title: string, message: string, next: string): GoogleAppsScript.HTML.HtmlOutput {
   const template = HtmlService.createTemplateFromFile('auth-result');
@@ -12,18 +16,57 @@ function page(ok: boolean, title: string, message: string, next: string): Google
   return template.evaluate().setTitle(title);
 }
 
+/**
+ * The office MF's consent chose, against the one this 台帳 belongs to (DESIGN §5): recorded at the first
+ * connection; another office is never taken silently — the sidebar asks, naming both.
+ */
+function officePage(note: string): GoogleAppsScript.HTML.HtmlOutput {
+  let decision: ReturnType<typeof decideOffice>;
+  try {
+    const office = connectedOffice(mfClient(oauthAuth()));
+    decision = decideOffice(ledgerOffice(), office);
+    if (decision.kind === 'ok') {
+      if (decision.record) recordLedgerOffice(decision.record);
+      appendRunLog({
+        action: 'MF接続',
+        fromTrigger: false,
+        ok: true,
+        count: 0,
+        message: `OAuth方式で${describeOffice(office)}に接続`,
+      });
+      return page(
+        true,
+        'MFに接続しました',
+        `kicho が MFクラウド会計の${describeOffice(office)}を使えるようになりました。${note}`,
+        'このタブを閉じて、スプレッドシートのサイドバーで「状態を更新」を押してください。',
+      );
+    }
+  } catch (e) {
+    return page(
+      false,
+      'MFへの接続を確かめられませんでした',
+      redactSecrets(e instanceof Error ? e.message : String(e)),
+      'スプレッドシートのサイドバーで「状態を更新」を押してください。',
+    );
+  }
+  const released = decision.ledger.released === true;
+  return page(
+    false,
+    '台帳と違う事業者が選ばれました',
+    released ? OFFICE_MSG.confirmMove(decision.ledger, decision.connected) : decision.message,
+    released
+      ? 'スプレッドシートのサイドバーで「状態を更新」を押し、移すかどうかを選んでください。移すまで、MFには何もしません。'
+      : `MFで${describeOffice(decision.ledger)}を選んで、もう一度「MFで許可する」を開いてください。`,
+  );
+}
+
 export function authCallback(request: object): GoogleAppsScript.HTML.HtmlOutput {
   try {
     const connected = mfOAuthService().handleCallback(request);
     if (connected) recordConnector();
     const mismatch = connected ? ownerMismatch() : null;
     return connected
-      ? page(
-          true,
-          'MFに接続しました',
-          `kicho がMFクラウド会計を使えるようになりました。${mismatch ? ` ご注意: ${mismatch}` : ''}`,
-          'このタブを閉じて、スプレッドシートのサイドバーで「状態を更新」を押してください。',
-        )
+      ? officePage(mismatch ? ` ご注意: ${mismatch}` : '')
       : page(
           false,
           'MFへの接続が許可されませんでした',
@@ -31,11 +74,12 @@ export function authCallback(request: object): GoogleAppsScript.HTML.HtmlOutput 
           'もう一度メニュー「記帳 > MFに接続」から「MFで許可する」を開いてください。',
         );
   } catch (e) {
+    const text = redactSecrets(e instanceof Error ? e.message : String(e));
     return page(
       false,
       'MFへの接続に失敗しました',
-      redactSecrets(e instanceof Error ? e.message : String(e)),
-      'メニュー「記帳 > MFに接続」で、クライアントIDとシークレット、MFに登録したリダイレクトURIを確かめてください。',
+      tokenErrorMessage(text) ?? text,
+      'メニュー「記帳 > MFに接続」で、クライアントIDとシークレット、クライアント認証方式、MFに登録したリダイレクトURIを確かめてください。',
     );
   }
 }

@@ -3,11 +3,22 @@
  * sidebar (google.script.run targets). Keys and secrets go to script properties only — shared by the
  * editors and the trigger owner — and are never echoed back to the page, a sheet or ログ.
  */
+import { decideOffice, describeOffice, OFFICE_MSG, type OfficeRef } from '../core/office';
 import { redactSecrets } from '../core/redact';
-import { apiKeyAuth, connectionMode, mfClient } from '../gas/mf-connection';
-import { mfOAuthService } from '../gas/oauth';
+import {
+  apiKeyAuth,
+  connectedOffice,
+  connectionMode,
+  ledgerOffice,
+  mfClient,
+  oauthAuth,
+  recordLedgerOffice,
+} from '../gas/mf-connection';
+import { CLIENT_AUTH_METHODS, type ClientAuthMethod, clientAuthMethod, mfOAuthService } from '../gas/oauth';
 import { PROPERTY, property } from '../gas/properties';
+import { currentUserEmail } from '../gas/session';
 import { DEFAULT_TOKEN_CACHE_KEY } from '../mf/auth';
+import { KICHO_SCOPES, SCOPE_LABELS } from '../mf/scopes';
 import { ownerMismatch } from './oauth-owner';
 import { appendRunLog } from './run-log';
 
@@ -23,6 +34,14 @@ export interface ConnectionStatus {
   oauthClientSaved: boolean;
   /** OAuth: the consent link while not yet authorised. */
   authorizationUrl: string;
+  /** OAuth: how the app was registered in MF's App Portal. */
+  clientAuthMethod: ClientAuthMethod;
+  /** The office this 台帳 belongs to (KICHO_OFFICE), described; empty before the first connection. */
+  ledgerOffice: string;
+  /** Connected to another office than the 台帳's: what to tell, and whether it may be moved here now. */
+  officeMismatch: { message: string; canMove: boolean; confirm: string; code: string } | null;
+  /** The OAuth scopes kicho needs (the document's security entries of every operation it calls). */
+  scopes: { scope: string; label: string }[];
   message: string;
   /** OAuth: the trigger owner is not the account that connected MF (what to do), or ''. */
   ownerWarning: string;
@@ -32,6 +51,31 @@ export interface ConnectResult {
   ok: boolean;
   message: string;
   office?: string;
+  /** The key belongs to another office than the 台帳's: ask this, then call again with confirmMove. */
+  confirm?: string;
+}
+
+const INVALID_CLIENT =
+  'MFがクライアント認証を受け付けませんでした（invalid_client）。クライアントIDとシークレット、そして「クライアント認証方式」が MF のアプリポータルでアプリを登録したときの設定（client_secret_basic か client_secret_post）と同じかを確かめてください。';
+
+/** The OAuth2 library's error text for a token endpoint refusal names MF's error code (invalid_client). */
+export function tokenErrorMessage(text: string): string | null {
+  return /\binvalid_client\b/.test(text) ? INVALID_CLIENT : null;
+}
+
+/** How the move of the 台帳 to `connected` looks from where it stands (null: no move needed). */
+function mismatchOf(connected: OfficeRef): ConnectionStatus['officeMismatch'] {
+  const recorded = ledgerOffice();
+  const decision = decideOffice(recorded, connected);
+  if (decision.kind !== 'mismatch') return null;
+  return {
+    message: decision.ledger.released
+      ? OFFICE_MSG.confirmMove(decision.ledger, connected)
+      : OFFICE_MSG.disconnectFirst(decision.ledger, connected),
+    canMove: decision.ledger.released === true,
+    confirm: OFFICE_MSG.confirmMove(decision.ledger, connected),
+    code: connected.code,
+  };
 }
 
 function redirectUri(): string {
@@ -53,6 +97,10 @@ export function connectionStatus(): ConnectionStatus {
     redirectUri: redirectUri(),
     oauthClientSaved: !!(property(PROPERTY.clientId) && property(PROPERTY.clientSecret)),
     authorizationUrl: '',
+    clientAuthMethod: clientAuthMethod(),
+    ledgerOffice: describeLedgerOffice(),
+    officeMismatch: null,
+    scopes: KICHO_SCOPES.map((scope) => ({ scope, label: SCOPE_LABELS[scope] ?? scope })),
     message: '',
     ownerWarning: ownerMismatch() ?? '',
   };
@@ -66,33 +114,60 @@ export function connectionStatus(): ConnectionStatus {
     return status;
   }
   try {
-    const office = mfClient().office();
-    status.connected = true;
+    // Unguarded: the sidebar must show the connected office even when it is not the 台帳's.
+    const auth =
+      mode === 'apikey' ? apiKeyAuth(property(PROPERTY.apiKey) ?? '', status.officeCode) : undefined;
+    const office = (auth ? mfClient(auth) : mfClientUnguarded()).office();
     status.office = office.name;
     status.officeCode = office.code || status.officeCode;
-    status.message = `「${office.name}」に接続しています。`;
+    status.officeMismatch = mismatchOf({ code: status.officeCode, name: office.name });
+    status.connected = status.officeMismatch === null;
+    status.message = status.officeMismatch
+      ? status.officeMismatch.message
+      : `「${office.name}」に接続しています。`;
   } catch (e) {
     status.message = `接続を確かめられませんでした: ${errorText(e)}`;
   }
   return status;
 }
 
-/** API-key mode: checked against MF (token exchange and the office) before anything is saved. */
-export function connectWithApiKey(apiKey: unknown, officeCode: unknown): ConnectResult {
+function describeLedgerOffice(): string {
+  const recorded = ledgerOffice();
+  return recorded ? describeOffice(recorded) : '';
+}
+
+/** OAuth mode without the one-office guard (the sidebar and the move read the connected office). */
+function mfClientUnguarded() {
+  return mfClient(oauthAuth());
+}
+
+/**
+ * API-key mode: checked against MF (token exchange and the office) before anything is saved. A key of
+ * another office than the 台帳's is saved only after 接続を解除 and a confirmation naming both offices
+ * (`confirmMove`), and the move is logged (DESIGN §5 one-office guard).
+ */
+export function connectWithApiKey(
+  apiKey: unknown,
+  officeCode: unknown,
+  confirmMove?: unknown,
+): ConnectResult {
   const key = String(apiKey ?? '').trim();
   const code = String(officeCode ?? '').trim();
   if (key === '' || code === '') {
     return { ok: false, message: 'APIキーと事業者コードの両方を入力してください。' };
   }
-  let officeName: string;
+  let office: OfficeRef;
   try {
-    officeName = mfClient(apiKeyAuth(key, code)).office().name;
+    const found = mfClient(apiKeyAuth(key, code)).office();
+    office = { code: found.code || code, name: found.name };
   } catch (e) {
     return {
       ok: false,
       message: `MFで確認できなかったため保存していません: ${errorText(e, [key])} キーと事業者コードを確かめてください。`,
     };
   }
+  const moved = placeLedger(office, confirmMove === true);
+  if (!moved.ok) return moved;
   const props = PropertiesService.getScriptProperties();
   props.setProperties({ [PROPERTY.apiKey]: key, [PROPERTY.officeCode]: code });
   props.deleteProperty(DEFAULT_TOKEN_CACHE_KEY);
@@ -101,22 +176,97 @@ export function connectWithApiKey(apiKey: unknown, officeCode: unknown): Connect
     fromTrigger: false,
     ok: true,
     count: 0,
-    message: `APIキー方式で「${officeName}」に接続`,
+    message: [`APIキー方式で「${office.name}」に接続`, moved.message].filter(Boolean).join(' '),
   });
-  return { ok: true, message: `「${officeName}」に接続しました。`, office: officeName };
+  return {
+    ok: true,
+    message: [`「${office.name}」に接続しました。`, moved.message].filter(Boolean).join(' '),
+    office: office.name,
+  };
 }
 
-/** OAuth mode: saves the client id and secret, then gives the consent link to open. */
+/**
+ * Where the 台帳 stands with a connection to `office`: first connection → recorded; same office → kept;
+ * another office → refused unless released by 接続を解除 and confirmed, then moved (and said so).
+ */
+function placeLedger(office: OfficeRef, confirmed: boolean): ConnectResult {
+  const recorded = ledgerOffice();
+  if (!recorded) {
+    recordLedgerOffice({ code: office.code, name: office.name });
+    return { ok: true, message: OFFICE_MSG.recorded(office) };
+  }
+  if (recorded.code === office.code) {
+    recordLedgerOffice({ code: office.code, name: office.name || recorded.name });
+    return { ok: true, message: '' };
+  }
+  if (!recorded.released) return { ok: false, message: OFFICE_MSG.disconnectFirst(recorded, office) };
+  if (!confirmed) {
+    return {
+      ok: false,
+      message: OFFICE_MSG.confirmMove(recorded, office),
+      confirm: OFFICE_MSG.confirmMove(recorded, office),
+    };
+  }
+  recordLedgerOffice({ code: office.code, name: office.name });
+  appendRunLog({
+    action: '台帳の事業者の変更',
+    fromTrigger: false,
+    ok: true,
+    count: 0,
+    message: `${currentUserEmail() || '実行した人'} が確認: ${OFFICE_MSG.moved(recorded, office)}`,
+  });
+  return { ok: true, message: OFFICE_MSG.moved(recorded, office) };
+}
+
+/**
+ * OAuth mode, after consenting for another office than the 台帳's: moves the 台帳 to the connected office,
+ * only when it was released by 接続を解除 and the sidebar's confirmation named both offices (`code` is the
+ * office the person confirmed; a different connected office changes nothing).
+ */
+export function moveLedgerOffice(code: unknown): ConnectResult {
+  if (connectionMode() !== 'oauth')
+    return { ok: false, message: 'OAuth方式で接続しているときだけ使えます。' };
+  let office: OfficeRef;
+  try {
+    office = connectedOffice(mfClientUnguarded());
+  } catch (e) {
+    return { ok: false, message: `接続を確かめられませんでした: ${errorText(e)}` };
+  }
+  if (office.code !== String(code ?? '')) {
+    return {
+      ok: false,
+      message: '確認した事業者と、今MFで接続している事業者が違います。状態を更新してください。',
+    };
+  }
+  return placeLedger(office, true);
+}
+
+/**
+ * OAuth mode: saves the client id and secret and the client authentication method the app was registered
+ * with in MF's App Portal (client_secret_basic or client_secret_post), then gives the consent link.
+ */
 export function saveOAuthClient(
   clientId: unknown,
   clientSecret: unknown,
+  authMethod?: unknown,
 ): ConnectResult & { authorizationUrl?: string } {
   const id = String(clientId ?? '').trim();
   const secret = String(clientSecret ?? '').trim();
   if (id === '' || secret === '')
     return { ok: false, message: 'クライアントIDとクライアントシークレットの両方を入力してください。' };
+  const method = String(authMethod ?? 'client_secret_post') as ClientAuthMethod;
+  if (!CLIENT_AUTH_METHODS.includes(method)) {
+    return {
+      ok: false,
+      message: 'クライアント認証方式は client_secret_basic か client_secret_post を選んでください。',
+    };
+  }
   const props = PropertiesService.getScriptProperties();
-  props.setProperties({ [PROPERTY.clientId]: id, [PROPERTY.clientSecret]: secret });
+  props.setProperties({
+    [PROPERTY.clientId]: id,
+    [PROPERTY.clientSecret]: secret,
+    [PROPERTY.clientAuthMethod]: method,
+  });
   // API-key mode wins when both are set: switching to OAuth removes the key.
   props.deleteProperty(PROPERTY.apiKey);
   props.deleteProperty(PROPERTY.officeCode);
@@ -143,10 +293,14 @@ export function disconnectMf(): ConnectResult {
     PROPERTY.officeCode,
     PROPERTY.clientId,
     PROPERTY.clientSecret,
+    PROPERTY.clientAuthMethod,
     DEFAULT_TOKEN_CACHE_KEY,
   ]) {
     props.deleteProperty(name);
   }
+  // The 台帳 still belongs to its office; the next connection to another one may move it, confirmed.
+  const recorded = ledgerOffice();
+  if (recorded) recordLedgerOffice({ ...recorded, released: true });
   const user = PropertiesService.getUserProperties();
   for (const name of [PROPERTY.apiKey, PROPERTY.officeCode, PROPERTY.clientId, PROPERTY.clientSecret]) {
     user.deleteProperty(name);

@@ -9,7 +9,7 @@ import type { RuleFinding } from '../core/rule-diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
-import { mfClient } from '../gas/mf-connection';
+import { connectionMode, mfClient, officeRefusal } from '../gas/mf-connection';
 import { lastImportWindow, lastLedgerRows, recordDryRun } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
@@ -38,6 +38,9 @@ export function computeDryRun(ctx: RunContext): {
     taggedJournalsInMf: table.rows.length === 0 ? taggedJournals(window.start, window.end) : null,
   });
   plan.warnings.push(...csvDryRunWarnings(table.rows, readSources(), masters));
+  // The dry run shows what 登録 would do: with another office connected, it would send nothing.
+  const otherOffice = connectionMode() === 'none' ? null : officeRefusal();
+  if (otherOffice) plan.warnings.unshift(otherOffice);
   return {
     plan,
     settingsProblems: problems.map((p) => `${p.cell} ${p.message}`),

@@ -14,6 +14,7 @@ import { recordImportWindow, recordLedgerRows } from '../gas/run-state';
 import { readSettings } from '../gas/settings-sheet';
 import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
+import { IdMap } from '../mf/ids';
 import type { MfTransaction } from '../mf/types';
 import { currentMasters } from './masters';
 import { type RunContext, type RunResult, runEntry } from './run';
@@ -82,15 +83,20 @@ export function runImport(ctx: RunContext, client: MfClient = mfClient()): RunRe
       );
     }
   }
+  // Journals of lines journalized in MF's own screen, one listing per accounting period (DESIGN §5), keyed
+  // by the line's id as listed: journal.transaction_id is compared by canonical form (ids.ts).
   const journalIds = new Map<string, string>();
   const journalized = settled.filter((t) => t.journalizing_status !== 'excluded');
   if (journalized.length > 0) {
-    for (const j of client.listJournals({
-      startDate: window.start,
-      endDate: window.end,
+    const byLine = new IdMap<string>();
+    for (const j of client.journalsBetween(window.start, window.end, {
       transactionIds: journalized.map((t) => t.id),
     })) {
-      if (j.transaction_id) journalIds.set(j.transaction_id, j.id);
+      if (j.transaction_id) byLine.set(j.transaction_id, j.id);
+    }
+    for (const t of journalized) {
+      const journal = byLine.get(t.id);
+      if (journal) journalIds.set(t.id, journal);
     }
   }
 

@@ -33,6 +33,10 @@ export function fetchMasters(client: MfClient, now: string): Masters {
         subAccountId: s.sub_account_id,
       })),
     })),
+    // Periods come from the one /offices call of the execution (the one-office guard shares it).
+    periods: client
+      .periods()
+      .map((p) => ({ start: p.start_date, end: p.end_date, fiscalYear: p.fiscal_year })),
     fetchedAt: now,
   };
 }

@@ -12,24 +12,36 @@ import { type Masters, resolvePosting } from '../core/masters';
 import type { Claimed, SendResult } from '../core/posting';
 import { type PostingSummary, postApproved as runProtocol, type SenderPort } from '../core/protocol';
 import type { Settings } from '../core/settings';
+import { truncateChars } from '../core/text';
 import { scriptClock, today } from '../gas/clock';
 import { confirmByTyping } from '../gas/dialog';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
-import { mfClient } from '../gas/mf-connection';
+import { mfClient, officeRefusal } from '../gas/mf-connection';
 import { lastLedgerRows, recordLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
 import { HttpNotSentError } from '../mf/http';
+import { sameMfId } from '../mf/ids';
 import type { SendOutcome } from '../mf/types';
 import { importWindow } from './import-transactions';
 import { learnFromApprovals } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
-/** MF's remark is limited to 200 characters. */
+/** MF's remark: maxLength 200 in the document (characters, not UTF-16 units). */
 const REMARK_LIMIT = 200;
+
+export const POST_MSG = {
+  outsidePeriod: (date: string) =>
+    `取引日 ${date} は MF のどの会計期間にも入らないため送信しません。MF で事業年度（会計期間）を確かめ、取引日が正しければ MF で会計期間を追加してから「再試行」を選んでください。`,
+  noPeriods: 'MF の会計期間を確かめられなかったため送信していません',
+  registeredNotListed: 'MFではこの明細が仕訳済みですが、仕訳がまだ見つかりません。照合で確かめます',
+  lookupFailed: 'MFが登録を断ったあと、明細の状態を確かめる問い合わせに失敗しました',
+  excluded:
+    'MFでこの明細が「対象外」になっているため登録できませんでした。登録が不要なら「除外」を選んでください。',
+} as const;
 
 export function journalizeRequest(record: LedgerRecord, masters: Masters) {
   const resolved = resolvePosting(masters, {
@@ -49,38 +61,62 @@ export function journalizeRequest(record: LedgerRecord, masters: Masters) {
       tax_id: r.taxId,
       trade_partner_code: r.partnerCode,
       transaction_date: String(record.取引日),
-      remark: String(record.摘要).slice(0, REMARK_LIMIT),
+      remark: truncateChars(String(record.摘要), REMARK_LIMIT),
       tags: [remoteTag(String(record.キー))],
     },
   };
 }
 
-/** "Already journalized" is answered by looking the journal up, never by sending again. */
-function lookUp(client: MfClient, record: LedgerRecord, print: string): SendResult {
+/**
+ * After MF refused a journalize (any 4xx but 401/429), the line is looked up before anything is decided
+ * (DESIGN §5 step 4): MF's wording of "already journalized" is unpublished, so no decision rests on it.
+ * Its journal by transaction_ids → 完了; journalized in MF but not listed yet → 不明 (reconcile waits);
+ * 対象外 in MF → 失敗 saying so; still 未仕訳 → MF's refusal stands.
+ */
+function afterRefusal(
+  client: MfClient,
+  record: LedgerRecord,
+  print: string,
+  refused: Extract<SendOutcome, { kind: 'rejected' }>,
+): SendResult {
+  const id = String(record.明細ID);
   const date = String(record.取引日);
-  const found = client.listJournals({
-    startDate: date,
-    endDate: date,
-    transactionIds: [String(record.明細ID)],
-  });
-  const journal = found.find((j) => j.transaction_id === String(record.明細ID));
-  if (journal) return { kind: 'found', journalId: journal.id, fingerprint: print };
-  return { kind: 'unknown', reason: 'MFは仕訳済みと答えましたが、仕訳が見つかりません' };
+  try {
+    const journal = client
+      .journalsBetween(date, date, { transactionIds: [id] })
+      .find((j) => sameMfId(j.transaction_id, id));
+    if (journal) return { kind: 'found', journalId: journal.id, fingerprint: print };
+    const line = client.listTransactions({ startDate: date, endDate: date }).find((t) => sameMfId(t.id, id));
+    if (line?.journalizing_status === 'excluded') return { ...refused, explanation: POST_MSG.excluded };
+    if (line && line.journalizing_status !== 'none') {
+      return { kind: 'unknown', reason: POST_MSG.registeredNotListed };
+    }
+  } catch (_e) {
+    return { kind: 'unknown', reason: POST_MSG.lookupFailed };
+  }
+  return refused;
 }
 
 function toResult(outcome: SendOutcome, print: string, client: MfClient, record: LedgerRecord): SendResult {
   switch (outcome.kind) {
     case 'created':
       return { kind: 'created', journalId: outcome.journalId, fingerprint: print };
-    case 'already-journalized':
-      try {
-        return lookUp(client, record, print);
-      } catch (_e) {
-        return { kind: 'unknown', reason: 'MFは仕訳済みと答えましたが、確認の問い合わせに失敗しました' };
-      }
+    case 'rejected':
+      return afterRefusal(client, record, print, outcome);
     default:
       return outcome;
   }
+}
+
+/** DESIGN §5: a row dated outside every accounting period is not sent; null when it may be sent. */
+function periodProblem(client: MfClient, record: LedgerRecord): SendResult | null {
+  let inside: boolean;
+  try {
+    inside = client.periodOf(String(record.取引日)) !== null;
+  } catch (_e) {
+    return { kind: 'not-sent', reason: POST_MSG.noPeriods };
+  }
+  return inside ? null : { kind: 'invalid', problems: [POST_MSG.outsidePeriod(String(record.取引日))] };
 }
 
 /**
@@ -100,8 +136,6 @@ function sendCsv(client: MfClient, masters: Masters, sources: readonly CsvSource
     const outcome = client.createJournal(built.request);
     if (outcome.kind === 'created')
       return { kind: 'created', journalId: outcome.journalId, fingerprint: print };
-    // POST /journals has no statement line to be "already journalized": an answer like that is unexplained.
-    if (outcome.kind === 'already-journalized') return { kind: 'unknown', reason: outcome.message };
     return outcome;
   } catch (e) {
     if (e instanceof HttpNotSentError) return { kind: 'refused', reason: e.message };
@@ -112,6 +146,8 @@ function sendCsv(client: MfClient, masters: Masters, sources: readonly CsvSource
 export function mfSender(client: MfClient, masters: Masters, sources: readonly CsvSource[] = []): SenderPort {
   return {
     send(c: Claimed): SendResult {
+      const outside = periodProblem(client, c.record);
+      if (outside) return outside;
       if (isCsvKey(c.key)) return sendCsv(client, masters, sources, c);
       if (!isMfKey(c.key)) return { kind: 'invalid', problems: [`キー「${c.key}」の形が正しくありません。`] };
       const built = journalizeRequest(c.record, masters);
@@ -178,6 +214,9 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
   const rowsNow = Math.max(0, sheet.getLastRow() - 1);
   const last = lastLedgerRows();
   const mf = client ?? mfClient();
+  // One 台帳, one office (DESIGN §5): nothing is claimed or sent while another office is connected.
+  const otherOffice = officeRefusal(mf);
+  if (otherOffice) return { ok: false, count: 0, messages: [otherOffice, ...messages] };
   const lost = lostLedgerReason(rowsNow, last, settings, mf);
   if (lost) {
     // DESIGN §5 guard: a trigger never bypasses it; a person may, on purpose, in a menu run.

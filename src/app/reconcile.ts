@@ -18,8 +18,9 @@ import { underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { readSettings } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
+import { IdMap } from '../mf/ids';
 import type { MfAccountingPeriod } from '../mf/types';
-import { accountingPeriodFor } from '../mf/windows';
+import { accountingPeriodFor, isIsoDate } from '../mf/windows';
 import { refreshReviewSheet } from './review-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
@@ -30,17 +31,23 @@ function dateRange(cs: readonly ReconcileCandidate[]): { start: string; end: str
   return { start: dates[0], end: dates[dates.length - 1] };
 }
 
+/** Candidates grouped by accounting period; those dated outside every period apart (never asked). */
 function byPeriod(
   cs: readonly ReconcileCandidate[],
   periods: readonly MfAccountingPeriod[],
-): ReconcileCandidate[][] {
+): { groups: ReconcileCandidate[][]; outside: ReconcileCandidate[] } {
   const groups = new Map<string, ReconcileCandidate[]>();
+  const outside: ReconcileCandidate[] = [];
   for (const c of cs) {
-    const p = accountingPeriodFor(String(c.record.取引日), periods);
-    const k = p ? p.start_date : String(c.record.取引日);
-    groups.set(k, [...(groups.get(k) ?? []), c]);
+    const date = String(c.record.取引日);
+    const p = isIsoDate(date) ? accountingPeriodFor(date, periods) : null;
+    if (!p) {
+      outside.push(c);
+      continue;
+    }
+    groups.set(p.start_date, [...(groups.get(p.start_date) ?? []), c]);
   }
-  return [...groups.values()];
+  return { groups: [...groups.values()], outside };
 }
 
 /** One result per candidate key. */
@@ -50,13 +57,15 @@ export function lookUp(
 ): Map<string, LookupResult> {
   const results = new Map<string, LookupResult>();
   if (candidates.length === 0) return results;
-  const periods = client.office().accounting_periods;
-  const mf = candidates.filter((c) => isMfKey(c.key));
-  const other = candidates.filter((c) => !isMfKey(c.key));
+  const { groups, outside } = byPeriod(candidates, client.periods());
+  // A row outside every period goes to a person; the rest of the run goes on (DESIGN §5).
+  for (const c of outside) results.set(c.key, { kind: 'outside-period' });
+  const mfGroups = groups.map((g) => g.filter((c) => isMfKey(c.key))).filter((g) => g.length > 0);
 
-  for (const group of byPeriod(mf, periods)) {
+  for (const group of mfGroups) {
     const { start, end } = dateRange(group);
-    const journalOf = new Map<string, string>();
+    // journal.transaction_id is compared by canonical form: a difference in hex case must not hide it.
+    const journalOf = new IdMap<string>();
     for (let i = 0; i < group.length; i += IDS_PER_CALL) {
       const chunk = group.slice(i, i + IDS_PER_CALL);
       const ids = chunk.map((c) => String(c.record.明細ID));
@@ -65,7 +74,7 @@ export function lookUp(
       }
     }
     const missing = group.filter((c) => !journalOf.has(String(c.record.明細ID)));
-    const status = new Map<string, string>();
+    const status = new IdMap<string>();
     if (missing.length > 0) {
       const w = dateRange(missing);
       for (const t of client.listTransactions({ startDate: w.start, endDate: w.end }))
@@ -88,11 +97,13 @@ export function lookUp(
     }
   }
 
-  if (other.length > 0) {
-    const { start, end } = dateRange(other);
+  for (const group of groups) {
+    const csv = group.filter((c) => !isMfKey(c.key));
+    if (csv.length === 0) continue;
+    const { start, end } = dateRange(csv);
     const byTag = new Map<string, string>();
     for (const j of client.journalsBetween(start, end)) for (const t of j.tags) byTag.set(t, j.id);
-    for (const c of other) {
+    for (const c of csv) {
       const journal = byTag.get(remoteTag(c.key));
       results.set(c.key, journal ? { kind: 'found', journalId: journal } : { kind: 'absent' });
     }

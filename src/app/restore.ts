@@ -13,6 +13,8 @@ import { mfClient } from '../gas/mf-connection';
 import { recordLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
+import { IdMap } from '../mf/ids';
+import type { MfTransaction } from '../mf/types';
 import { importWindow } from './import-transactions';
 import { type RunContext, type RunResult, runEntry } from './run';
 
@@ -23,23 +25,26 @@ export function runRestore(_ctx: RunContext, client: MfClient = mfClient()): Run
   const journals = client
     .journalsBetween(window.start, window.end)
     .filter((j) => j.tags.some((t) => t.startsWith('kc-')));
-  const lines = new Map(
-    client.listTransactions({ startDate: window.start, endDate: window.end }).map((t) => [t.id, t]),
-  );
+  // Keyed by canonical id: journal.transaction_id may spell the line's id with other hex case (ids.ts).
+  const lines = new IdMap<MfTransaction>();
+  for (const t of client.listTransactions({ startDate: window.start, endDate: window.end }))
+    lines.set(t.id, t);
   const now = new Date().toISOString();
   const rebuilt: LedgerRecord[] = [];
   let unkeyed = 0;
   for (const j of journals) {
-    // Only a journal made from a statement line can be keyed again; its tag proves it is ours.
-    if (!j.transaction_id || !j.tags.includes(remoteTag(mfKey(j.transaction_id)))) {
+    // Only a journal made from a statement line can be keyed again; its tag proves it is ours. The key
+    // is the line's id as /transactions lists it (DESIGN §2), which is what the tag was made from.
+    const line = j.transaction_id ? lines.get(j.transaction_id) : undefined;
+    const lineId = line?.id ?? j.transaction_id;
+    if (!lineId || !j.tags.includes(remoteTag(mfKey(lineId)))) {
       unkeyed += 1;
       continue;
     }
-    const line = lines.get(j.transaction_id);
     const side = j.branches[0]?.debitor ?? j.branches[0]?.creditor;
     rebuilt.push({
       ...emptyRecord(),
-      キー: mfKey(j.transaction_id),
+      キー: mfKey(lineId),
       状態: '完了',
       取引日: line?.date ?? j.transaction_date,
       入出金: line ? (line.side === 'INCOME' ? '入金' : '出金') : '',
@@ -50,7 +55,7 @@ export function runRestore(_ctx: RunContext, client: MfClient = mfClient()): Run
         : '',
       勘定科目: side?.account_name ?? '',
       MF仕訳ID: j.id,
-      明細ID: j.transaction_id,
+      明細ID: lineId,
       判定元: '復元',
       完了日時: now,
       更新日時: now,

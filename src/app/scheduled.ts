@@ -7,6 +7,7 @@ import { STOP_CLAIMING_AT_MS } from '../core/budget';
 import { PLANNING_KIND, scheduledBudget } from '../core/quota';
 import { fetchCount } from '../gas/http';
 import { readLedger } from '../gas/ledger-sheet';
+import { connectionMode, officeRefusal } from '../gas/mf-connection';
 import { readSettings } from '../gas/settings-sheet';
 import { readUsage, recordRun } from '../gas/usage';
 import { runClassify } from './classify-pending';
@@ -45,6 +46,10 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
     return { count: 0, messages: [budget.message], skipped: true };
   }
   if (budget.message) messages.push(budget.message);
+  // After the checks that need no MF call. One 台帳, one office (DESIGN §5): with another office
+  // connected the trigger does nothing at all.
+  const otherOffice = connectionMode() === 'none' ? null : officeRefusal();
+  if (otherOffice) return { ok: false, count: 0, messages: [otherOffice] };
   const reconciled = step('照合', () => runReconcile(ctx));
   const { settings } = readSettings();
   let posted = 0;

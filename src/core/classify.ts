@@ -5,13 +5,15 @@
  * is never overwritten. Pure and deterministic.
  */
 import type { LedgerRecord, LedgerRow, RowChange } from './ledger';
-import { type Masters, type NamedPosting, resolvePosting } from './masters';
+import { inSomePeriod, type Masters, type NamedPosting, resolvePosting } from './masters';
 import { matchRule, type Rule } from './rules';
 import { normalizeText } from './text';
 
 export const CLASSIFY_MSG = {
   noRule: '当てはまるルールがありません。勘定科目を入力して「承認」を選ぶか、ルールを追加してください。',
   mastersMissing: 'マスタがまだ取得されていません。メニュー「初期設定」を実行してください。',
+  outsidePeriod: (date: string): string =>
+    `取引日 ${date} は MF のどの会計期間にも入らないため、このままでは登録できません。MF で事業年度（会計期間）を確かめ、取引日が正しければ MF で会計期間を追加してください（追加したら「初期設定」でマスタを取り直します）。`,
   reviewRule: (source: string): string =>
     `${source} で判定しました。自動承認ではないため、内容を確かめて「承認」を選んでください。`,
   keptInput: (account: string, source: string): string =>
@@ -29,8 +31,10 @@ function text(value: string | number): string {
 }
 
 /** Problems with the system columns that matching relies on; such a row is never auto-approved. */
-export function dataProblems(record: LedgerRecord): string[] {
+export function dataProblems(record: LedgerRecord, masters?: Masters): string[] {
   const problems: string[] = [];
+  // DESIGN §5: a row dated outside every accounting period is never sent; say so when it is classified.
+  if (masters) problems.push(...periodProblems(record, masters));
   const direction = normalizeText(String(record.入出金));
   if (direction !== '入金' && direction !== '出金')
     problems.push(CLASSIFY_MSG.badDirection(String(record.入出金)));
@@ -39,6 +43,13 @@ export function dataProblems(record: LedgerRecord): string[] {
     problems.push(CLASSIFY_MSG.badAmount(String(amount)));
   }
   return problems;
+}
+
+function periodProblems(record: LedgerRecord, masters: Masters): string[] {
+  const date = String(record.取引日);
+  return /^\d{4}-\d{2}-\d{2}$/.test(date) && !inSomePeriod(masters, date)
+    ? [CLASSIFY_MSG.outsidePeriod(date)]
+    : [];
 }
 
 /** Why the names cannot be posted as they are; empty when every name resolves. */
@@ -50,9 +61,10 @@ function nameProblems(masters: Masters, names: NamedPosting): string[] {
 }
 
 function decide(record: LedgerRecord, rule: Rule | null, masters: Masters): Partial<LedgerRecord> {
-  if (!rule) return { 状態: '要確認', メモ: CLASSIFY_MSG.noRule };
+  if (!rule)
+    return { 状態: '要確認', メモ: [...periodProblems(record, masters), CLASSIFY_MSG.noRule].join(' ') };
   const source = `ルール#${rule.priority}`;
-  const problems = dataProblems(record);
+  const problems = dataProblems(record, masters);
   const current: NamedPosting = {
     勘定科目: text(record.勘定科目),
     補助科目: text(record.補助科目),

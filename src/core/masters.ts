@@ -35,11 +35,20 @@ export interface MasterConnectedAccount {
   subs: { id: string; name: string; accountId?: string | null; subAccountId?: string | null }[];
 }
 
+/** An accounting period (会計期間) of the office, as /offices lists it. */
+export interface MasterPeriod {
+  start: string;
+  end: string;
+  fiscalYear: number;
+}
+
 export interface Masters {
   accounts: MasterAccount[];
   taxes: MasterTax[];
   partners: MasterPartner[];
   connectedAccounts: MasterConnectedAccount[];
+  /** The office's accounting periods; absent or empty when not fetched yet (nothing is judged by them). */
+  periods?: MasterPeriod[];
   /** ISO time of the fetch; empty when never fetched. */
   fetchedAt: string;
 }
@@ -147,7 +156,15 @@ export function mastersToRows(m: Masters): (string | boolean)[][] {
         m.fetchedAt,
       ]);
   }
+  for (const p of m.periods ?? [])
+    rows.push(['会計期間', `${p.fiscalYear}年度`, '', '', `${p.start}/${p.end}`, true, m.fetchedAt]);
   return rows;
+}
+
+/** Whether `date` lies in one of the office's periods; true when the periods are not known. */
+export function inSomePeriod(masters: Masters, date: string): boolean {
+  const periods = masters.periods ?? [];
+  return periods.length === 0 || periods.some((p) => p.start <= date && date <= p.end);
 }
 
 /** Inverse of mastersToRows (records keyed by the マスタ headers). */
@@ -182,6 +199,15 @@ export function mastersFromRecords(records: readonly Record<string, unknown>[]):
         subAccountId: subAccountId || null,
         subs: [],
       });
+    } else if (kind === '会計期間') {
+      const [start, end] = text(r.コード).split('/');
+      const fiscalYear = Number.parseInt(name, 10);
+      if (start && end) {
+        m.periods = [
+          ...(m.periods ?? []),
+          { start, end, fiscalYear: Number.isFinite(fiscalYear) ? fiscalYear : 0 },
+        ];
+      }
     } else if (kind === '口座明細') {
       const parent = m.connectedAccounts.find((c) => c.name === text(r.勘定科目));
       const [accountId, subAccountId] = text(r.コード).split('/');

@@ -17,7 +17,8 @@ export interface Claimed {
 export type SendResult =
   | { kind: 'created'; journalId: string; fingerprint: string }
   | { kind: 'found'; journalId: string; fingerprint: string }
-  | { kind: 'rejected'; status: number; code: string; message: string }
+  /** `explanation`: MF's refusal in Japanese with its code in brackets (src/mf/messages.ts). */
+  | { kind: 'rejected'; status: number; code: string; message: string; explanation?: string }
   | { kind: 'rate-limited'; retryAfterMs: number | null }
   | { kind: 'unauthorized'; message: string }
   | { kind: 'unknown'; reason: string }
@@ -108,7 +109,9 @@ export function settlePatch(c: Claimed, result: SendResult, now: string): Partia
       return {
         状態: '失敗',
         更新日時: now,
-        メモ: `MFが登録を拒否しました（${result.status} ${result.code}: ${result.message}）。内容を直して「再試行」を選んでください。`,
+        メモ: result.explanation
+          ? `MFが登録を受け付けませんでした。${result.explanation}`
+          : `MFが登録を受け付けませんでした（HTTP ${result.status}）。[${result.code}]`,
       };
     case 'rate-limited':
       return {

@@ -19,7 +19,9 @@ export type LookupResult =
   /** MF marks the line journalized but the journal is not listed yet (listing lag): wait. */
   | { kind: 'pending' }
   /** Someone set the line to 対象外 in MF: nothing to post, a person decides. */
-  | { kind: 'excluded' };
+  | { kind: 'excluded' }
+  /** The row's 取引日 is in none of the office's accounting periods: MF cannot be asked (DESIGN §5). */
+  | { kind: 'outside-period' };
 
 export interface ReconcilePolicy {
   nowMs: number;
@@ -70,6 +72,13 @@ export function reconcilePatch(
     };
   }
   if (result.kind === 'pending') return null;
+  if (result.kind === 'outside-period') {
+    return {
+      状態: '要確認',
+      更新日時: p.now,
+      メモ: `取引日 ${String(c.record.取引日)} が MF のどの会計期間にも入らないため、MF で照合できません。MF で事業年度（会計期間）と取引日を確かめ、仕訳があるかを MF の画面で確認してください。`,
+    };
+  }
   if (result.kind === 'excluded') {
     return {
       状態: '要確認',

@@ -10,3 +10,12 @@ export function normalizeText(text: string): string {
 export function matchForm(text: string): string {
   return normalizeText(text).toLowerCase();
 }
+
+/**
+ * At most `max` characters of `text`, counted as MF's document counts maxLength (code points): a cut never
+ * splits a surrogate pair (𠮷, emoji), which would send half a character.
+ */
+export function truncateChars(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max).join('');
+}

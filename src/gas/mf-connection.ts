@@ -4,9 +4,10 @@
  */
 
 import { MF_MIN_INTERVAL_MS } from '../core/budget';
+import { decideOffice, type LedgerOffice, type OfficeRef, parseLedgerOffice } from '../core/office';
 import { ApiKeyAuth, type AuthProvider, OAuthAuth } from '../mf/auth';
 import { MfClient } from '../mf/client';
-import { MfAuthError } from '../mf/errors';
+import { MfAuthError, MfOfficeMismatchError } from '../mf/errors';
 import { RateLimiter } from '../mf/rate-limit';
 import { scriptClock } from './clock';
 import { urlFetchPort } from './http';
@@ -27,6 +28,11 @@ export function apiKeyAuth(apiKey: string, officeCode: string): AuthProvider {
   });
 }
 
+/** OAuth-mode auth over the library (tokens in user properties). */
+export function oauthAuth(): AuthProvider {
+  return new OAuthAuth(mfOAuthService());
+}
+
 /** Which way kicho connects to MF, from the properties. */
 export function connectionMode(): 'apikey' | 'oauth' | 'none' {
   if (property(PROPERTY.apiKey) && property(PROPERTY.officeCode)) return 'apikey';
@@ -42,7 +48,7 @@ function authProvider(): AuthProvider {
   throw new MfAuthError(NOT_CONNECTED, { status: null, code: 'not_connected' });
 }
 
-export function mfClient(auth: AuthProvider = authProvider()): MfClient {
+function newClient(auth: AuthProvider, officeCheck?: (client: MfClient) => void): MfClient {
   const clock = scriptClock();
   return new MfClient({
     apiBaseUrl: property(PROPERTY.apiBaseUrl) ?? DEFAULT_API_BASE_URL,
@@ -50,5 +56,64 @@ export function mfClient(auth: AuthProvider = authProvider()): MfClient {
     clock,
     auth,
     limiter: new RateLimiter(clock, MF_MIN_INTERVAL_MS),
+    officeCheck,
   });
+}
+
+/**
+ * One client per execution (module state lives for one execution in Apps Script): at most one GET
+ * /offices per execution for the guard and every accounting-period split, one rate limiter, and a
+ * per_page fallback remembered for the run.
+ */
+let executionClient: MfClient | null = null;
+
+/**
+ * The client of this execution, guarded by the one-office check (DESIGN §5): before its first request it
+ * compares the connected office with KICHO_OFFICE and refuses every call when they differ. With `auth`
+ * (a key being tried in the connection sidebar), an unguarded client of its own.
+ */
+export function mfClient(auth?: AuthProvider): MfClient {
+  if (auth) return newClient(auth);
+  if (!executionClient) executionClient = newClient(authProvider(), guardOffice);
+  return executionClient;
+}
+
+/** The connected office: API-key mode names it by code (no call); OAuth asks MF once. */
+export function connectedOffice(client: MfClient): OfficeRef {
+  const code = property(PROPERTY.officeCode);
+  if (connectionMode() === 'apikey' && code) return { code, name: '' };
+  const office = client.office();
+  return { code: office.code, name: office.name };
+}
+
+function guardOffice(client: MfClient): void {
+  const decision = decideOffice(ledgerOffice(), connectedOffice(client));
+  if (decision.kind === 'mismatch') throw new MfOfficeMismatchError(decision.message);
+  if (!decision.record) return;
+  // Recording for the first time with only a code (API-key mode): learn the name once, so messages can
+  // name the office; the same office() answer then serves this execution's period splits.
+  const record = decision.record.name ? decision.record : { ...decision.record, name: client.office().name };
+  recordLedgerOffice(record);
+}
+
+/**
+ * Why a run must not touch MF (the connected office is not this 台帳's), or null. Null too when the office
+ * cannot be checked now (not connected, MF unreachable): the run's own MF calls then fail and say so.
+ */
+export function officeRefusal(client?: MfClient): string | null {
+  try {
+    (client ?? mfClient()).assertOffice();
+    return null;
+  } catch (e) {
+    return e instanceof MfOfficeMismatchError ? e.message : null;
+  }
+}
+
+/** Script property KICHO_OFFICE: the office this 台帳 belongs to. */
+export function ledgerOffice(): LedgerOffice | null {
+  return parseLedgerOffice(PropertiesService.getScriptProperties().getProperty(PROPERTY.ledgerOffice));
+}
+
+export function recordLedgerOffice(office: LedgerOffice): void {
+  PropertiesService.getScriptProperties().setProperty(PROPERTY.ledgerOffice, JSON.stringify(office));
 }

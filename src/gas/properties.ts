@@ -11,9 +11,13 @@ export const PROPERTY = {
   officeCode: 'MF_OFFICE_CODE',
   clientId: 'MF_CLIENT_ID',
   clientSecret: 'MF_CLIENT_SECRET',
+  /** How the OAuth app was registered in MF's App Portal: client_secret_basic or client_secret_post. */
+  clientAuthMethod: 'MF_CLIENT_AUTH_METHOD',
   aiApiKey: 'AI_API_KEY',
   aiModel: 'AI_MODEL',
   aiBaseUrl: 'AI_BASE_URL',
+  /** The MF office this 台帳 belongs to (DESIGN §5, §7), as JSON {code, name, released?}. */
+  ledgerOffice: 'KICHO_OFFICE',
 } as const;
 
 export const DEFAULT_API_BASE_URL = 'https://api-accounting.moneyforward.com';

@@ -103,7 +103,15 @@ const Msg = {
   exchangeBadAnswer: 'MFの認証サーバーから読めない応答が返りました。しばらく待ってから再実行してください。',
   oauthNoAccess: 'MFとの連携（OAuth認証）が切れています。MFへの接続を認証し直してください。',
   oauthFailed: 'MFとの連携（OAuth認証）のトークンを取得できませんでした。MFへの接続を認証し直してください。',
+  invalidClient:
+    'MFがクライアント認証を受け付けませんでした（invalid_client）。メニュー「記帳 > MFに接続」で、クライアントIDとシークレット、そして「クライアント認証方式」がMFのアプリポータルでアプリを登録したときの設定（client_secret_basic か client_secret_post）と同じかを確かめてください。',
 } as const;
+
+/** The token endpoint refused the client itself: the id, the secret or the authentication method is wrong. */
+function isInvalidClient(error: unknown): boolean {
+  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+  return /\binvalid_client\b/.test(text);
+}
 
 function errorCode(res: HttpResponse): string {
   try {
@@ -260,6 +268,8 @@ export interface OAuthServiceLike {
   getAccessToken(): string;
   hasAccess(): boolean;
   refresh(): void;
+  /** The error of the last automatic refresh in this execution, if any. */
+  getLastError?(): unknown;
 }
 
 /**
@@ -276,10 +286,17 @@ export class OAuthAuth implements AuthProvider {
     try {
       // hasAccess() refreshes an expired token itself and may throw while doing so.
       access = this.service.hasAccess();
-    } catch {
+    } catch (error) {
+      if (isInvalidClient(error))
+        throw new MfAuthError(Msg.invalidClient, { status: 401, code: 'invalid_client' });
       throw new MfAuthError(Msg.oauthFailed, { status: null, code: 'oauth_refresh_failed' });
     }
-    if (!access) throw new MfAuthError(Msg.oauthNoAccess, { status: null, code: 'oauth_no_access' });
+    if (!access) {
+      // The library keeps the refresh's failure instead of throwing it: a refused client says so.
+      if (isInvalidClient(this.service.getLastError?.()))
+        throw new MfAuthError(Msg.invalidClient, { status: 401, code: 'invalid_client' });
+      throw new MfAuthError(Msg.oauthNoAccess, { status: null, code: 'oauth_no_access' });
+    }
     let token: string;
     try {
       token = this.service.getAccessToken();
@@ -297,8 +314,10 @@ export class OAuthAuth implements AuthProvider {
     try {
       this.service.refresh();
       return this.service.hasAccess();
-    } catch {
+    } catch (error) {
       // The library's own error text may quote the token endpoint's answer; report ours instead.
+      if (isInvalidClient(error))
+        throw new MfAuthError(Msg.invalidClient, { status: 401, code: 'invalid_client' });
       throw new MfAuthError(Msg.oauthFailed, { status: 401, code: 'oauth_refresh_failed' });
     }
   }

@@ -1,5 +1,5 @@
 import type { AuthProvider } from './auth';
-import { MfApiError, MfAuthError, redactSecrets } from './errors';
+import { MfApiError, MfAuthError, MfOfficeMismatchError, redactSecrets } from './errors';
 import {
   type ClockPort,
   HttpNotSentError,
@@ -8,13 +8,16 @@ import {
   type HttpResponse,
   HttpTransportError,
 } from './http';
+import { explainMfError } from './messages';
 import { pathWithId, QueryBuilder, withQuery } from './query';
 import { MAX_RETRY_AFTER_MS, RateLimiter, retryAfterMs } from './rate-limit';
+import { scopeFor } from './scopes';
 import type {
   CreateJournalRequest,
   JournalizeRequest,
   JournalizingStatus,
   MfAccount,
+  MfAccountingPeriod,
   MfConnectedAccount,
   MfId,
   MfJournal,
@@ -24,7 +27,7 @@ import type {
   MfTransaction,
   SendOutcome,
 } from './types';
-import { splitByPeriods, splitWindow } from './windows';
+import { accountingPeriodFor, splitByPeriods, splitWindow } from './windows';
 
 const API_PREFIX = '/api/v3';
 
@@ -33,7 +36,9 @@ export const TRANSACTIONS_PER_PAGE_MAX = 500;
 const TRANSACTIONS_PER_PAGE_MIN = 10;
 /** GET /journals allows 10000 per the spec, while an error text in the same spec says 100 [C]. */
 export const JOURNALS_PER_PAGE_MAX = 10_000;
-export const JOURNALS_PER_PAGE_DEFAULT = 1000;
+export const JOURNALS_PER_PAGE_DEFAULT = JOURNALS_PER_PAGE_MAX;
+/** What GET /journals is asked again with when it refuses a larger per_page (its error text's limit). */
+export const JOURNALS_PER_PAGE_FALLBACK = 100;
 /** GET /journals accepts at most 50 transaction_ids per call. */
 export const TRANSACTION_IDS_PER_CALL = 50;
 /** GETs retried after 429 before giving up; each waits Retry-After or a doubling backoff. */
@@ -48,12 +53,23 @@ export interface MfClientOptions {
   auth: AuthProvider;
   /** Share one limiter between every client of an execution; by default each client spaces its own calls. */
   limiter?: RateLimiter;
-  /** per_page for GET /journals (1–10000, default 1000). */
+  /** per_page for GET /journals (1–10000, default 10000, the document's maximum). */
   maxPerPage?: number;
   /** per_page for GET /transactions (10–500, default 500). */
   transactionsPerPage?: number;
   /** How many times a GET answered 429 is sent again (default 3). */
   rateLimitRetries?: number;
+  /**
+   * Called once before the first request of this client (DESIGN §5 one-office guard); it may read
+   * office() and throws to stop every call. Not called again once it has passed.
+   */
+  officeCheck?: (client: MfClient) => void;
+}
+
+/** Which journals to list (DESIGN §5: split by accounting period). */
+export interface JournalFilter {
+  transactionIds?: MfId[];
+  accountId?: MfId;
 }
 
 export interface ListTransactionsQuery {
@@ -78,17 +94,11 @@ const Msg = {
   network: 'MFに接続できませんでした。',
   transportRetry: 'しばらく待ってから再実行してください。',
   unexpectedSend: 'MFへの送信中に予期しないエラーが発生しました。',
-  unauthorized: 'MFの認証が通りませんでした。APIキーまたはMFとの連携（OAuth認証）の設定を確認してください。',
+  unauthorized: 'MFの認証が通りませんでした。メニュー「記帳 > MFに接続」で接続し直してください。',
   refreshFailed:
     'MFのアクセストークンを更新できませんでした。APIキーまたはMFとの連携の設定を確認してください。',
-  forbidden: (code: string) =>
-    `MFへのアクセス権限がありません（${code}）。連携の権限（スコープ）や事業者の設定を確認してください。`,
-  rateLimited:
-    'MFへのリクエストが多すぎるため受け付けられませんでした。しばらく待ってから再実行してください。',
   server: (status: number, code: string) =>
     `MFでエラーが発生しました（HTTP ${status} ${code}）。しばらく待ってから再実行してください。`,
-  rejected: (status: number, code: string, detail: string) =>
-    `MFがリクエストを受け付けませんでした（HTTP ${status} ${code}${detail ? `: ${detail}` : ''}）。`,
   badAnswer: (status: number) => `MFから読めない応答が返りました（HTTP ${status}）。`,
   noJournalId: (status: number) => `MFの応答から仕訳IDを読めませんでした（HTTP ${status}）。`,
   needDate: 'GET /journals には startDate か endDate が必要です。',
@@ -124,40 +134,6 @@ export function parseMfError(res: HttpResponse): MfErrorInfo {
     code: `http_${res.status}`,
     message: text.length > MAX_QUOTED_BODY ? `${text.slice(0, MAX_QUOTED_BODY)}…` : text,
   };
-}
-
-/**
- * Which of MF's answers mean "this statement line already has a journal, or was excluded (対象外) in MF".
- * MF does not document the answer to a second journalize (mf-api.md §13); these patterns cover the fake's
- * `Messages.alreadyJournalized` / `Messages.transactionExcluded` and the wordings MF is likely to use.
- * Such an answer is not a failure to record: the caller looks the line up instead (DESIGN §5 step 4).
- */
-const JOURNALIZED_PATTERNS: readonly RegExp[] = [
-  /already\s+(?:been\s+)?(?:journali[sz]ed|registered)/i,
-  /already\s+has\s+(?:a\s+)?journal/i,
-  /仕訳済/,
-  /既に仕訳/,
-  /すでに仕訳/,
-];
-const EXCLUDED_PATTERNS: readonly RegExp[] = [
-  /(?:is|was|been)\s+excluded/i,
-  /excluded\s+from\s+journali[sz]/i,
-  /対象外/,
-];
-
-/** 'journalized' or 'excluded' when MF's message says so, else null. */
-export function journalizedStateFromMessage(message: string): 'journalized' | 'excluded' | null {
-  if (JOURNALIZED_PATTERNS.some((pattern) => pattern.test(message))) return 'journalized';
-  if (EXCLUDED_PATTERNS.some((pattern) => pattern.test(message))) return 'excluded';
-  return null;
-}
-
-/** True when a create answer means the line is already journalized or excluded, not a real rejection. */
-export function isAlreadyJournalizedAnswer(status: number, message: string): boolean {
-  // 400 is what the fake and MF's validation use; 409/422 are the usual codes for "state conflict".
-  return (
-    (status === 400 || status === 409 || status === 422) && journalizedStateFromMessage(message) !== null
-  );
 }
 
 function clampInt(value: number | undefined, min: number, max: number, fallback: number): number {
@@ -209,9 +185,15 @@ export class MfClient {
   private readonly clock: ClockPort;
   private readonly auth: AuthProvider;
   private readonly limiter: RateLimiter;
-  private readonly journalsPerPage: number;
+  /** Lowered to the fallback for the rest of the run when MF refuses the document's maximum. */
+  private journalsPerPage: number;
   private readonly transactionsPerPage: number;
   private readonly rateLimitRetries: number;
+  private readonly officeCheck: ((client: MfClient) => void) | undefined;
+  private officeChecked = false;
+  private checkingOffice = false;
+  /** GET /offices once per client: the guard and every period split share it. */
+  private officeCache: MfOffice | null = null;
   /** The token of the last request, scrubbed from any text quoted out of a response. */
   private lastToken: string | null = null;
 
@@ -229,17 +211,40 @@ export class MfClient {
       TRANSACTIONS_PER_PAGE_MAX,
     );
     this.rateLimitRetries = clampInt(opts.rateLimitRetries, 0, 10, DEFAULT_RATE_LIMIT_RETRIES);
+    this.officeCheck = opts.officeCheck;
+  }
+
+  /** How this client authenticates: where a refused permission is granted differs. */
+  get mode(): 'apikey' | 'oauth' {
+    return this.auth.officeCode ? 'apikey' : 'oauth';
+  }
+
+  /** The per_page GET /journals is sent with now (10000, or 100 after MF refused more). */
+  get journalsPageSize(): number {
+    return this.journalsPerPage;
   }
 
   // Masters
 
-  /** The office the token is tied to, with its accounting periods (newest first). */
+  /** The office the token is tied to, with its accounting periods (newest first); asked once per client. */
   office(): MfOffice {
+    if (this.officeCache) return this.officeCache;
     const body = this.getObject('/offices', new QueryBuilder());
     // A single object, not an array [O S5, S7]; accept a `{office: …}` wrapper too in case MF adds one.
     const office = isObject(body.office) ? body.office : body;
     if (!Array.isArray(office.accounting_periods)) throw this.badAnswer(200);
-    return office as unknown as MfOffice;
+    this.officeCache = office as unknown as MfOffice;
+    return this.officeCache;
+  }
+
+  /** The office's accounting periods (from the one office() call). */
+  periods(): MfAccountingPeriod[] {
+    return this.office().accounting_periods;
+  }
+
+  /** The accounting period containing `date`, or null when the date is outside every period. */
+  periodOf(date: string): MfAccountingPeriod | null {
+    return accountingPeriodFor(date, this.periods());
   }
 
   /** Every account, active or not, each with its sub_accounts. */
@@ -283,10 +288,10 @@ export class MfClient {
   }
 
   /**
-   * Journals by transaction date, optionally narrowed to statement lines or an account. MF searches only
-   * the accounting period that contains the date it is given (startDate, else endDate) and silently
-   * drops the rest of the window, so callers spanning terms must call once per term (windows.ts
-   * splitByPeriods). transactionIds are sent at most 50 per call.
+   * One listing of journals by transaction date, optionally narrowed to statement lines or an account.
+   * MF searches only the accounting period that contains the date it is given (startDate, else endDate)
+   * and silently drops the rest of the window: callers use journalsBetween, which splits by period.
+   * transactionIds are sent at most 50 per call.
    */
   listJournals(q: ListJournalsQuery): MfJournal[] {
     if (!q.startDate && !q.endDate) throw new RangeError(Msg.needDate);
@@ -318,7 +323,7 @@ export class MfClient {
   ): T[] {
     const out: T[] = [];
     for (let page = 1, pages = 1; page <= pages; page++) {
-      const body = this.getObject(path, query(page));
+      const body = this.getPage(path, () => query(page));
       const items = this.arrayField<T>(body, field);
       for (const item of items) {
         if (!seen.has(item.id)) {
@@ -332,13 +337,35 @@ export class MfClient {
   }
 
   /**
-   * Journals dated startDate..endDate across accounting periods: MF answers one period per call, so
-   * the range is cut at period boundaries (one listing per period, paged).
+   * A page of a listing. GET /journals is asked with the document's maximum per_page; if MF refuses it
+   * with a 400 (one of the document's texts says 1–100 [C]), the page is asked once more with 100, and
+   * 100 is kept for the rest of the run.
    */
-  journalsBetween(startDate: string, endDate: string): MfJournal[] {
-    const periods = this.office().accounting_periods;
-    return splitByPeriods(startDate, endDate, periods).flatMap((w) =>
-      this.listJournals({ startDate: w.start, endDate: w.end }),
+  private getPage(path: string, query: () => QueryBuilder): Record<string, unknown> {
+    try {
+      return this.getObject(path, query());
+    } catch (error) {
+      const retry =
+        path === '/journals' &&
+        this.journalsPerPage > JOURNALS_PER_PAGE_FALLBACK &&
+        error instanceof MfApiError &&
+        error.status === 400 &&
+        error.code === 'invalid_query_parameter_value';
+      if (!retry) throw error;
+      this.journalsPerPage = JOURNALS_PER_PAGE_FALLBACK;
+      return this.getObject(path, query());
+    }
+  }
+
+  /**
+   * Journals dated startDate..endDate across accounting periods: MF answers one period per call, so
+   * the range is cut at period boundaries (one listing per period, paged; DESIGN §5). Parts outside
+   * every period are not asked (MF would answer 400 "Given date is outside the accounting period.").
+   */
+  journalsBetween(startDate: string, endDate: string, filter: JournalFilter = {}): MfJournal[] {
+    if (filter.transactionIds !== undefined && filter.transactionIds.length === 0) return [];
+    return splitByPeriods(startDate, endDate, this.periods()).flatMap((w) =>
+      this.listJournals({ startDate: w.start, endDate: w.end, ...filter }),
     );
   }
 
@@ -383,7 +410,7 @@ export class MfClient {
       sent = this.trySend('post', path, new QueryBuilder(), payload);
       if (!('res' in sent)) return sent;
     }
-    return this.classifyCreate(sent.res);
+    return this.classifyCreate(sent.res, 'post', `${API_PREFIX}${path}`);
   }
 
   /** One attempt; whatever prevents knowing the answer becomes an outcome instead of an exception. */
@@ -395,10 +422,13 @@ export class MfClient {
   ): Sent | SendOutcome {
     let token: string;
     try {
+      // The one-office guard before anything is sent: a create must never reach another office.
+      this.runOfficeCheck();
       token = this.auth.accessToken();
     } catch (error) {
       // Nothing was sent: the run stops and the rows go back to 送信待ち (DESIGN §5 step 4).
-      if (error instanceof MfAuthError) return { kind: 'unauthorized', message: error.message };
+      if (error instanceof MfAuthError || error instanceof MfOfficeMismatchError)
+        return { kind: 'unauthorized', message: error.message };
       throw error;
     }
     try {
@@ -414,7 +444,7 @@ export class MfClient {
     }
   }
 
-  private classifyCreate(res: HttpResponse): SendOutcome {
+  private classifyCreate(res: HttpResponse, method: string, path: string): SendOutcome {
     const { status } = res;
     if (status >= 200 && status < 300) {
       const id = this.journalIdFrom(res);
@@ -426,11 +456,13 @@ export class MfClient {
     if (status === 429)
       return { kind: 'rate-limited', retryAfterMs: retryAfterMs(res.headers, this.clock.now()) };
     if (status >= 400 && status < 500) {
+      // No decision rests on MF's wording (DESIGN §5 step 4): the caller looks a journalize up first.
       const error = this.errorInfo(res);
-      if (isAlreadyJournalizedAnswer(status, error.message)) {
-        return { kind: 'already-journalized', message: error.message };
-      }
-      return { kind: 'rejected', status, code: error.code, message: error.message };
+      const explanation = explainMfError(status, error.code, error.message, {
+        mode: this.mode,
+        scope: scopeFor(method, path),
+      });
+      return { kind: 'rejected', status, code: error.code, message: error.message, explanation };
     }
     if (status >= 500) {
       // The journal may exist (a 500 after commit): look it up, never resend blindly.
@@ -519,19 +551,38 @@ export class MfClient {
         this.clock.sleep(Math.min(wait, MAX_RETRY_AFTER_MS));
         continue;
       }
-      throw this.errorFor(res);
+      throw this.errorFor(res, path);
     }
   }
 
-  private errorFor(res: HttpResponse): MfApiError {
+  /** MF's answer in Japanese, with its code in brackets (messages.ts); MF's own text stays in `detail`. */
+  private errorFor(res: HttpResponse, path: string): MfApiError {
     const { status } = res;
     const { code, message } = this.errorInfo(res);
     const opts = { status, code, detail: message || null };
-    if (status === 401) return new MfAuthError(Msg.unauthorized, opts);
-    if (status === 403) return new MfApiError(Msg.forbidden(code), opts);
-    if (status === 429) return new MfApiError(Msg.rateLimited, opts);
-    if (status >= 500) return new MfApiError(Msg.server(status, code), opts);
-    return new MfApiError(Msg.rejected(status, code, message), opts);
+    const text = explainMfError(status, code, message, {
+      mode: this.mode,
+      scope: scopeFor('get', `${API_PREFIX}${path.replace(/\?.*$/, '')}`),
+    });
+    if (status === 401) return new MfAuthError(text, opts);
+    return new MfApiError(text, opts);
+  }
+
+  /** Runs the one-office guard now (it throws MfOfficeMismatchError when the office is another one). */
+  assertOffice(): void {
+    this.runOfficeCheck();
+  }
+
+  /** The one-office guard, before the first request (its own office() call passes straight through). */
+  private runOfficeCheck(): void {
+    if (!this.officeCheck || this.officeChecked || this.checkingOffice) return;
+    this.checkingOffice = true;
+    try {
+      this.officeCheck(this);
+      this.officeChecked = true;
+    } finally {
+      this.checkingOffice = false;
+    }
   }
 
   private badAnswer(status: number): MfApiError {
@@ -554,6 +605,7 @@ export class MfClient {
     query: QueryBuilder,
     payload?: string,
   ): HttpResponse {
+    this.runOfficeCheck();
     this.lastToken = token;
     const fullQuery = new QueryBuilder();
     const text = query.toString();

@@ -33,3 +33,14 @@ export class MfAuthError extends MfApiError {
 
 /** One redaction for the whole project (src/core/redact.ts), re-exported for the client. */
 export { redactSecrets } from '../core/redact';
+
+/**
+ * The connected MF office is not the office this 台帳 belongs to (DESIGN §5 one-office guard). Thrown
+ * before any request for the wrong office is sent; `message` names both offices.
+ */
+export class MfOfficeMismatchError extends MfApiError {
+  constructor(message: string) {
+    super(message, { status: null, code: 'office_mismatch' });
+    this.name = 'MfOfficeMismatchError';
+  }
+}

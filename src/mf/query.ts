@@ -65,7 +65,11 @@ export function withQuery(url: string, query: QueryBuilder | string): string {
   return `${url}${url.indexOf('?') >= 0 ? '&' : '?'}${text}`;
 }
 
-/** `base/{id}` with the id as stored (MF decodes a path segment once; a decoded id is rejected). */
+/**
+ * `base/{id}` with the stored id percent-encoded exactly once more (`%2F` travels as `%252F`): MF decodes a
+ * path once, and a raw `%2F` becomes `/` before routing, which public clients saw answered 403
+ * (mf-api.md §3, §15).
+ */
 export function pathWithId(base: string, id: MfId): string {
-  return `${base.replace(/\/+$/, '')}/${encodeStoredId(id)}`;
+  return `${base.replace(/\/+$/, '')}/${encodeURIComponent(String(id))}`;
 }

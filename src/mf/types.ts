@@ -116,8 +116,8 @@ export interface CreateJournalRequest {
  */
 export type SendOutcome =
   | { kind: 'created'; journalId: MfId }
-  | { kind: 'already-journalized'; message: string }
-  | { kind: 'rejected'; status: number; code: string; message: string }
+  /** A 4xx other than 401/429. `explanation` is Japanese with MF's code in brackets (messages.ts). */
+  | { kind: 'rejected'; status: number; code: string; message: string; explanation: string }
   | { kind: 'rate-limited'; retryAfterMs: number | null }
   | { kind: 'unauthorized'; message: string }
   | { kind: 'unknown'; reason: string };

@@ -127,6 +127,7 @@ describe('postApproved protocol', () => {
         status: 400,
         code: 'invalid_request_body_value',
         message: 'The specified account is inactive.',
+        explanation: '勘定科目が MF で使えない設定になっています。 [invalid_request_body_value]',
       },
       'mf:3': { kind: 'rate-limited', retryAfterMs: 2000 },
       'mf:4': { kind: 'invalid', problems: ['勘定科目が空です。'] },
@@ -146,7 +147,12 @@ describe('postApproved protocol', () => {
         ['完了', 1],
       ],
     );
-    assert.match(String(s.get('mf:2')?.メモ), /The specified account is inactive/);
+    // メモ is MF's refusal in Japanese with its code in brackets, never MF's English text.
+    assert.match(
+      String(s.get('mf:2')?.メモ),
+      /勘定科目が MF で使えない設定になっています。 \[invalid_request_body_value\]/,
+    );
+    assert.doesNotMatch(String(s.get('mf:2')?.メモ), /The specified account/);
   });
 
   test('an auth failure stops the run: the rest return to 送信待ち unsent', () => {

@@ -6,6 +6,7 @@ import { Emulator, type ExecutionResult, type WorldOptions } from '../../sim/gas
 import { FakeMf, type FakeMfOptions, TEST_API_KEY } from '../../sim/mf/fake-mf';
 import { TEST_OFFICE_CODE } from '../../sim/mf/seed';
 import { addRules, EXAMPLE_RULES, editLedger, records as recordsOf, setSetting } from '../../sim/person';
+import { fileContract } from '../contract/shared';
 import { DIST } from './emulator';
 
 export const OWNER = 'owner@example.com';
@@ -43,7 +44,11 @@ export function kichoWorld(
   });
   const mf = new FakeMf({ seed: 1, ...options, now: () => emu.world.clock.now() });
   for (const host of ['api-accounting.moneyforward.com', 'api.biz.moneyforward.com']) {
-    emu.world.fetch.route(host, (req) => mf.handle(req));
+    // Every request the bundle sends and every answer of the fake is held to MF's OpenAPI document.
+    emu.world.fetch.route(
+      host,
+      fileContract.wrap((req) => mf.handle(req)),
+    );
   }
   emu.world.properties.script.set('MF_API_KEY', TEST_API_KEY);
   emu.world.properties.script.set('MF_OFFICE_CODE', TEST_OFFICE_CODE);

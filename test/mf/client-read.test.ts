@@ -188,7 +188,10 @@ describe('read failures', () => {
     assert.ok(server instanceof MfApiError);
     assert.equal(server.status, 500);
     assert.equal(server.code, 'internal_error');
-    assert.match(server.message, /MFでエラーが発生しました/);
+    assert.match(
+      server.message,
+      /MF でエラーが起きました（HTTP 500）。しばらく待ってから再実行してください。 \[internal_error\]$/,
+    );
 
     mf.injectFault({ kind: 'timeout-before-commit' });
     const timeout = thrown(() => client.taxes());
@@ -200,12 +203,18 @@ describe('read failures', () => {
     const forbidden = thrown(() => client.taxes());
     assert.ok(forbidden instanceof MfApiError);
     assert.equal(forbidden.code, 'insufficient_permissions');
+    // A 403 names the missing permission and where it is granted, and never says to fix the row.
+    assert.match(forbidden.message, /「税の参照」の権限（mfc\/accounting\/taxes\.read）/);
+    assert.match(forbidden.message, /APIキー管理/);
+    assert.doesNotMatch(forbidden.message, /直して|再試行/);
+    assert.match(forbidden.message, /\[insufficient_permissions\]$/);
 
     const outside = thrown(() => client.listJournals({ startDate: '2020-01-01' }));
     assert.ok(outside instanceof MfApiError);
     assert.equal(outside.status, 400);
     assert.equal(outside.detail, Messages.outsidePeriod);
-    assert.match(outside.message, /^MFがリクエストを受け付けませんでした/);
+    assert.match(outside.message, /^取引日が MF の会計期間の外です。.*\[invalid_query_parameter_value\]$/);
+    assert.doesNotMatch(outside.message, /Given date/);
 
     for (const error of [server, timeout, forbidden, outside]) {
       assertNoSecret(`${error.message} ${JSON.stringify(error)}`, [TEST_API_KEY, token]);

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Messages } from '../../sim/mf/errors';
-import { isAlreadyJournalizedAnswer, journalizedStateFromMessage } from '../../src/mf/client';
 import type { CreateJournalRequest, SendOutcome } from '../../src/mf/types';
 import { assertNoSecret, firstLine, type Harness, harness, requestsTo, TEST_API_KEY } from './helpers';
 
@@ -59,19 +58,31 @@ describe('journalize', () => {
     assert.ok((request.payload ?? '').includes(lineId));
   });
 
-  test('already journalized → already-journalized, with no second journal', () => {
-    const h = harness();
-    const { lineId } = journalize(h);
-    const again = h.client.journalize({
-      transaction_id: lineId,
-      account_id: h.mf.findAccount('雑費').id,
-      tags: [TAG],
+  for (const wording of ['generic', 'invented'] as const) {
+    test(`a second journalize (${wording} wording) → rejected with MF's code; the client decides nothing on the text`, () => {
+      const h = harness({ fake: { secondJournalize: wording } });
+      const { lineId } = journalize(h);
+      const again = h.client.journalize({
+        transaction_id: lineId,
+        account_id: h.mf.findAccount('雑費').id,
+        tags: [TAG],
+      });
+      assert.equal(again.kind, 'rejected');
+      if (again.kind !== 'rejected') return;
+      assert.equal(again.status, 400);
+      assert.equal(again.code, 'invalid_request_body_value');
+      assert.equal(
+        again.message,
+        wording === 'invented'
+          ? Messages.alreadyJournalized
+          : 'The specified value for one of the request body keys is not valid. Target',
+      );
+      assert.match(again.explanation, /\[invalid_request_body_value\]$/);
+      assert.equal(h.mf.journalsForTransaction(lineId).length, 1);
     });
-    assert.deepEqual(again, { kind: 'already-journalized', message: Messages.alreadyJournalized });
-    assert.equal(h.mf.journalsForTransaction(lineId).length, 1);
-  });
+  }
 
-  test('a line excluded in MF → already-journalized, told apart by its message', () => {
+  test('a line excluded in MF → rejected like any other 400 (the caller looks the line up)', () => {
     const h = harness();
     const line = lineInCurrentTerm(h);
     h.mf.updateTransaction(line.id, { journalizing_status: 'excluded' });
@@ -80,23 +91,35 @@ describe('journalize', () => {
       account_id: h.mf.findAccount('雑費').id,
       tags: [],
     });
-    assert.equal(outcome.kind, 'already-journalized');
-    assert.equal(
-      outcome.kind === 'already-journalized' && journalizedStateFromMessage(outcome.message),
-      'excluded',
-    );
+    assert.equal(outcome.kind, 'rejected');
   });
 
-  test('an inactive account → rejected with MF’s code and message', () => {
+  test('an inactive account → rejected with MF’s code, its document text, and a Japanese explanation', () => {
     const h = harness();
     const { outcome, lineId } = journalize(h, '諸会費');
-    assert.deepEqual(outcome, {
-      kind: 'rejected',
-      status: 400,
-      code: 'invalid_request_body_value',
-      message: Messages.accountInactive,
-    });
+    assert.equal(outcome.kind, 'rejected');
+    if (outcome.kind !== 'rejected') return;
+    assert.equal(outcome.code, 'invalid_request_body_value');
+    assert.equal(outcome.status, 400);
+    assert.match(
+      outcome.explanation,
+      /^送った内容の一部を MF が受け付けませんでした。.*「再試行」.*\[invalid_request_body_value\]$/,
+    );
     assert.equal(h.mf.journalsForTransaction(lineId).length, 0);
+  });
+
+  test('403 on a journalize names 仕訳の登録 (journal.write) and where it is granted; no 再試行 advice', () => {
+    const h = harness();
+    h.mf.injectFault({ kind: '403', match: { path: JOURNALIZE } });
+    const { outcome } = journalize(h);
+    assert.equal(outcome.kind, 'rejected');
+    if (outcome.kind !== 'rejected') return;
+    assert.match(
+      outcome.explanation,
+      /「仕訳の登録、更新、削除」の権限（mfc\/accounting\/journal\.write）がありません/,
+    );
+    assert.match(outcome.explanation, /アプリポータル/);
+    assert.doesNotMatch(outcome.explanation, /再試行/);
   });
 
   test('429 → rate-limited with Retry-After in ms, sent once', () => {
@@ -209,31 +232,10 @@ describe('createJournal (CSV lines)', () => {
     branch.creditor.value = 1000;
     const rejected = h.client.createJournal(bad);
     assert.equal(rejected.kind, 'rejected');
-    assert.equal(rejected.kind === 'rejected' && rejected.message, Messages.branchUnbalanced);
+    assert.equal(rejected.kind === 'rejected' && rejected.code, 'invalid_request_body_value');
 
     h.mf.injectFault({ kind: '5xx-after-commit', match: { path: JOURNALS } });
     assert.equal(h.client.createJournal(csvJournal(h)).kind, 'unknown');
     assert.equal(h.mf.journalsByTag(TAG).length, 1);
-  });
-});
-
-describe('already-journalized matching', () => {
-  test('the fake’s messages and MF-ish variants; other 400s are not', () => {
-    for (const message of [
-      Messages.alreadyJournalized,
-      Messages.transactionExcluded,
-      'Transaction is already registered.',
-      'This transaction has already been journalised',
-      'この明細は仕訳済みです。',
-      'この明細は対象外です。',
-    ]) {
-      assert.ok(isAlreadyJournalizedAnswer(400, message), message);
-    }
-    assert.equal(journalizedStateFromMessage(Messages.alreadyJournalized), 'journalized');
-    assert.equal(journalizedStateFromMessage(Messages.transactionExcluded), 'excluded');
-    for (const message of [Messages.accountInactive, Messages.idNotFound, Messages.outsidePeriod, '']) {
-      assert.ok(!isAlreadyJournalizedAnswer(400, message), message);
-    }
-    assert.ok(!isAlreadyJournalizedAnswer(500, Messages.alreadyJournalized));
   });
 });

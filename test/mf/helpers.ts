@@ -14,6 +14,7 @@ import {
   HttpTransportError,
   type KeyValuePort,
 } from '../../src/mf/http';
+import { fileContract } from '../contract/shared';
 
 export const API_BASE = 'https://api-accounting.moneyforward.com';
 export const AUTH_BASE = 'https://api.biz.moneyforward.com';
@@ -68,12 +69,10 @@ export class FakeHttp implements HttpPort {
     if (request.contentType && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
       headers['Content-Type'] = request.contentType;
     }
-    const res = this.mf.handle({
-      method: request.method.toUpperCase(),
-      url: request.url,
-      headers,
-      body: request.payload,
-    });
+    const wire = { method: request.method.toUpperCase(), url: request.url, headers, body: request.payload };
+    const res = this.mf.handle(wire);
+    // The client's real requests and the fake's answers are held to MF's OpenAPI document.
+    fileContract.record(wire, res);
     this.clock.time += this.latencyMs;
     if (res.fault === 'timeout') throw new HttpTransportError('timeout', `Timeout: ${request.url}`);
     if (res.fault === 'unreachable')

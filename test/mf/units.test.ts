@@ -29,7 +29,9 @@ describe('query building', () => {
     assert.equal(encodeStoredId(ID), ID);
     assert.equal(encodeStoredId('a+b/c='), 'a%2Bb%2Fc%3D');
     assert.equal(encodeStoredId('50%off'), '50%25off');
-    assert.equal(pathWithId('/journals/', ID), `/journals/${ID}`);
+    // In a path the stored id is encoded exactly once more: MF turns a raw %2F into / and answers 403.
+    assert.equal(pathWithId('/journals/', ID), `/journals/${encodeURIComponent(ID)}`);
+    assert.equal(pathWithId('/journals', 'a%2Fb%2B%3D'), '/journals/a%252Fb%252B%253D');
   });
 
   test('withQuery joins with ? or &, and leaves a URL alone for an empty query', () => {

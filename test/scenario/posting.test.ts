@@ -150,7 +150,7 @@ describe('postApproved', () => {
     assert.equal(byKey(w).get(keys[1])?.状態, '完了');
   });
 
-  test('an account MF has made inactive → 失敗 with MF’s message; after the fix 再試行 posts it', () => {
+  test('an account MF has made inactive → 失敗 with MF’s code explained in Japanese; after the fix 再試行 posts it', () => {
     const w = kichoWorld();
     // マスタ was fetched while 諸会費 was still in use: kicho only learns otherwise from MF's answer.
     const masters = w.emu.world.spreadsheet.sheets.find((s) => s.name === 'マスタ');
@@ -163,7 +163,12 @@ describe('postApproved', () => {
     w.run('postApproved');
     let row = byKey(w).get(key);
     assert.equal(row?.状態, '失敗');
-    assert.match(String(row?.メモ), /The specified account is inactive/);
+    // MF's refusal in plain Japanese with its code in brackets (issue 12, defect 8), not MF's English.
+    assert.match(
+      String(row?.メモ),
+      /^MFが登録を受け付けませんでした。送った内容の一部を MF が受け付けませんでした。.*「再試行」.*\[invalid_request_body_value\]$/,
+    );
+    assert.doesNotMatch(String(row?.メモ), /[A-Za-z]{4,} [a-z]{3,}/);
     w.edit(key, '勘定科目', '雑費');
     w.edit(key, '操作', '再試行');
     w.run('postApproved');

@@ -1,10 +1,20 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { FakeMf, TEST_API_KEY, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from '../../sim/mf/fake-mf';
+import {
+  FakeMf,
+  TEST_API_KEY,
+  TEST_CLIENT_ID,
+  TEST_CLIENT_ID_BASIC,
+  TEST_CLIENT_SECRET,
+  TEST_CLIENT_SECRET_BASIC,
+} from '../../sim/mf/fake-mf';
 import { API, AUTH, assertError, journalBody, START, setup, TestClient, toReply } from './helpers';
 
 const REDIRECT = 'https://script.google.com/macros/d/abc/usercallback';
+/** Most tests authenticate with HTTP Basic, so they use the app registered for client_secret_basic. */
+const BASIC_ID = TEST_CLIENT_ID_BASIC;
+const BASIC_SECRET = TEST_CLIENT_SECRET_BASIC;
 
 function exchange(mf: FakeMf, key: string | null) {
   const headers: Record<string, string> = key === null ? {} : { Authorization: `Bearer ${key}` };
@@ -32,7 +42,7 @@ function codeFrom(location: string): string {
 function oauthLogin(mf: FakeMf, scope = '') {
   const query = new URLSearchParams({
     response_type: 'code',
-    client_id: TEST_CLIENT_ID,
+    client_id: BASIC_ID,
     redirect_uri: REDIRECT,
     state: 'st-1',
     ...(scope ? { scope } : {}),
@@ -46,7 +56,7 @@ function oauthLogin(mf: FakeMf, scope = '') {
       code: codeFrom(reply.headers.Location ?? ''),
       redirect_uri: REDIRECT,
     },
-    [TEST_CLIENT_ID, TEST_CLIENT_SECRET],
+    [BASIC_ID, BASIC_SECRET],
   );
   assert.equal(tokens.status, 200, tokens.raw.body);
   return tokens.json as { access_token: string; refresh_token: string; expires_in: number; scope: string };
@@ -186,7 +196,7 @@ describe('OAuth authorization code flow', () => {
     const { mf } = setup();
     const reply = authorize(
       mf,
-      `response_type=code&client_id=${TEST_CLIENT_ID}&redirect_uri=${encodeURIComponent(REDIRECT)}&scope=${encodeURIComponent('mfc/accounting/offices.read mfc/accounting/journal.write')}&state=xyz`,
+      `response_type=code&client_id=${BASIC_ID}&redirect_uri=${encodeURIComponent(REDIRECT)}&scope=${encodeURIComponent('mfc/accounting/offices.read mfc/accounting/journal.write')}&state=xyz`,
     );
     assert.equal(reply.status, 302);
     const location = new URL(reply.headers.Location ?? '');
@@ -207,7 +217,7 @@ describe('OAuth authorization code flow', () => {
 
   test('/authorize redirects an unknown scope or response_type as an error', () => {
     const { mf } = setup();
-    const base = `client_id=${TEST_CLIENT_ID}&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s`;
+    const base = `client_id=${BASIC_ID}&redirect_uri=${encodeURIComponent(REDIRECT)}&state=s`;
     const badScope = authorize(mf, `response_type=code&${base}&scope=mfc/accounting/everything`);
     assert.equal(new URL(badScope.headers.Location ?? '').searchParams.get('error'), 'invalid_scope');
     const badType = authorize(mf, `response_type=token&${base}`);
@@ -241,38 +251,71 @@ describe('OAuth authorization code flow', () => {
     assert.equal(reply.status, 200);
   });
 
+  test('each app is refused the client authentication method it was not registered with', () => {
+    const { mf } = setup();
+    const codeFor = (clientId: string) =>
+      codeFrom(
+        authorize(mf, `response_type=code&client_id=${clientId}&redirect_uri=${encodeURIComponent(REDIRECT)}`)
+          .headers.Location ?? '',
+      );
+    const form = (clientId: string) => ({
+      grant_type: 'authorization_code',
+      code: codeFor(clientId),
+      redirect_uri: REDIRECT,
+    });
+    // A client_secret_basic app sending its secret in the body.
+    const basicInBody = tokenRequest(mf, {
+      ...form(BASIC_ID),
+      client_id: BASIC_ID,
+      client_secret: BASIC_SECRET,
+    });
+    assert.equal(basicInBody.status, 401);
+    assert.equal(basicInBody.json.error, 'invalid_client');
+    assert.match(basicInBody.json.error_description, /client_secret_basic/);
+    // A client_secret_post app sending an HTTP Basic header.
+    const postAsBasic = tokenRequest(mf, form(TEST_CLIENT_ID), [TEST_CLIENT_ID, TEST_CLIENT_SECRET]);
+    assert.equal(postAsBasic.status, 401);
+    assert.equal(postAsBasic.json.error, 'invalid_client');
+    // Both at once is more than one method (RFC 6749 §2.3), whatever the registration.
+    const both = tokenRequest(mf, { ...form(BASIC_ID), client_secret: BASIC_SECRET }, [
+      BASIC_ID,
+      BASIC_SECRET,
+    ]);
+    assert.equal(both.json.error, 'invalid_client');
+    assert.equal(mf.clientAuthMethod(BASIC_ID), 'client_secret_basic');
+    assert.equal(mf.clientAuthMethod(TEST_CLIENT_ID), 'client_secret_post');
+  });
+
   test('/token rejects a wrong secret, a reused code and a mismatched redirect_uri', () => {
     const { mf } = setup();
     const code = () =>
       codeFrom(
-        authorize(
-          mf,
-          `response_type=code&client_id=${TEST_CLIENT_ID}&redirect_uri=${encodeURIComponent(REDIRECT)}`,
-        ).headers.Location ?? '',
+        authorize(mf, `response_type=code&client_id=${BASIC_ID}&redirect_uri=${encodeURIComponent(REDIRECT)}`)
+          .headers.Location ?? '',
       );
     const wrongSecret = tokenRequest(
       mf,
       { grant_type: 'authorization_code', code: code(), redirect_uri: REDIRECT },
-      [TEST_CLIENT_ID, 'wrong'],
+      [BASIC_ID, 'wrong'],
     );
     assert.equal(wrongSecret.status, 401);
     assert.equal(wrongSecret.json.error, 'invalid_client');
 
     const once = code();
     const form = { grant_type: 'authorization_code', code: once, redirect_uri: REDIRECT };
-    assert.equal(tokenRequest(mf, form, [TEST_CLIENT_ID, TEST_CLIENT_SECRET]).status, 200);
-    const reused = tokenRequest(mf, form, [TEST_CLIENT_ID, TEST_CLIENT_SECRET]);
+    assert.equal(tokenRequest(mf, form, [BASIC_ID, BASIC_SECRET]).status, 200);
+    const reused = tokenRequest(mf, form, [BASIC_ID, BASIC_SECRET]);
     assert.equal(reused.status, 400);
     assert.equal(reused.json.error, 'invalid_grant');
 
     const otherRedirect = tokenRequest(
       mf,
       { grant_type: 'authorization_code', code: code(), redirect_uri: 'https://example.com/cb' },
-      [TEST_CLIENT_ID, TEST_CLIENT_SECRET],
+      [BASIC_ID, BASIC_SECRET],
     );
     assert.equal(otherRedirect.json.error, 'invalid_grant');
 
-    const badGrant = tokenRequest(mf, { grant_type: 'password' }, [TEST_CLIENT_ID, TEST_CLIENT_SECRET]);
+    const badGrant = tokenRequest(mf, { grant_type: 'password' }, [BASIC_ID, BASIC_SECRET]);
     assert.equal(badGrant.json.error, 'unsupported_grant_type');
   });
 
@@ -284,10 +327,10 @@ describe('OAuth authorization code flow', () => {
       codeFrom(
         authorize(
           mf,
-          `response_type=code&client_id=${TEST_CLIENT_ID}&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge=${challenge}&code_challenge_method=S256`,
+          `response_type=code&client_id=${BASIC_ID}&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge=${challenge}&code_challenge_method=S256`,
         ).headers.Location ?? '',
       );
-    const creds: [string, string] = [TEST_CLIENT_ID, TEST_CLIENT_SECRET];
+    const creds: [string, string] = [BASIC_ID, BASIC_SECRET];
     const bad = tokenRequest(
       mf,
       { grant_type: 'authorization_code', code: start(), redirect_uri: REDIRECT, code_verifier: 'wrong' },
@@ -305,7 +348,7 @@ describe('OAuth authorization code flow', () => {
   test('each refresh returns a new refresh token and invalidates the old pair', () => {
     const { mf } = setup();
     const first = oauthLogin(mf);
-    const creds: [string, string] = [TEST_CLIENT_ID, TEST_CLIENT_SECRET];
+    const creds: [string, string] = [BASIC_ID, BASIC_SECRET];
     const second = tokenRequest(
       mf,
       { grant_type: 'refresh_token', refresh_token: first.refresh_token },

@@ -176,7 +176,7 @@ describe('visibility lag', () => {
     assert.equal(reply.status, 201);
     const id = reply.json.journal.id;
     assert.equal(listing(s, `transaction_ids=${line.id}`).length, 0);
-    assert.equal(s.client.get(`${JOURNALS}/${id}`).status, 200);
+    assert.equal(s.client.get(`${JOURNALS}/${encodeURIComponent(id)}`).status, 200);
     assert.equal(listing(s, '').filter((j) => j.id === id).length, 0);
     assert.equal(listing(s, `transaction_ids=${line.id}`).length, 1);
   });

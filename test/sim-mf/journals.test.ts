@@ -297,7 +297,7 @@ describe('GET/PUT/DELETE /journals/{id}', () => {
   test('GET returns the journal', () => {
     const { client, mf } = setup();
     const created = client.post(LIST, journalBody(mf)).json.journal;
-    const reply = client.get(`${LIST}/${created.id}`);
+    const reply = client.get(`${LIST}/${encodeURIComponent(created.id)}`);
     assert.equal(reply.status, 200);
     assert.deepEqual(reply.json.journal, created);
   });
@@ -345,7 +345,7 @@ describe('GET/PUT/DELETE /journals/{id}', () => {
         ],
       },
     };
-    const reply = client.put(`${LIST}/${created.id}`, split);
+    const reply = client.put(`${LIST}/${encodeURIComponent(created.id)}`, split);
     assert.equal(reply.status, 200, reply.raw.body);
     const updated = reply.json.journal;
     assert.equal(updated.id, created.id);
@@ -362,18 +362,24 @@ describe('GET/PUT/DELETE /journals/{id}', () => {
     const { client, mf } = setup();
     const created = client.post(LIST, journalBody(mf)).json.journal;
     assertError(
-      client.put(`${LIST}/${created.id}`, journalBody(mf, { transaction_date: '2026-03-31' })),
+      client.put(
+        `${LIST}/${encodeURIComponent(created.id)}`,
+        journalBody(mf, { transaction_date: '2026-03-31' }),
+      ),
       400,
       'invalid_request_body_value',
       Messages.movedTerm,
     );
     assertError(
-      client.put(`${LIST}/${created.id}`, journalBody(mf, { memo: 'x'.repeat(201) })),
+      client.put(`${LIST}/${encodeURIComponent(created.id)}`, journalBody(mf, { memo: 'x'.repeat(201) })),
       400,
       'invalid_request_body_value',
     );
     assert.equal(
-      client.put(`${LIST}/${created.id}`, journalBody(mf, { transaction_date: '2026-12-31' })).status,
+      client.put(
+        `${LIST}/${encodeURIComponent(created.id)}`,
+        journalBody(mf, { transaction_date: '2026-12-31' }),
+      ).status,
       200,
     );
   });
@@ -381,11 +387,19 @@ describe('GET/PUT/DELETE /journals/{id}', () => {
   test('DELETE answers 204 and removes the journal', () => {
     const { client, mf } = setup();
     const created = client.post(LIST, journalBody(mf)).json.journal;
-    const reply = client.delete(`${LIST}/${created.id}`);
+    const reply = client.delete(`${LIST}/${encodeURIComponent(created.id)}`);
     assert.equal(reply.status, 204);
     assert.equal(reply.raw.body, '');
-    assertError(client.get(`${LIST}/${created.id}`), 400, 'invalid_request_path_parameter');
-    assertError(client.delete(`${LIST}/${created.id}`), 400, 'invalid_request_path_parameter');
+    assertError(
+      client.get(`${LIST}/${encodeURIComponent(created.id)}`),
+      400,
+      'invalid_request_path_parameter',
+    );
+    assertError(
+      client.delete(`${LIST}/${encodeURIComponent(created.id)}`),
+      400,
+      'invalid_request_path_parameter',
+    );
   });
 
   test('deleting a journal made by journalize sends its line to excluded, not back to none', () => {
@@ -395,7 +409,7 @@ describe('GET/PUT/DELETE /journals/{id}', () => {
       transaction_id: line.id,
       account_id: mf.findAccount('雑費').id,
     }).json.journal;
-    assert.equal(client.delete(`${LIST}/${created.id}`).status, 204);
+    assert.equal(client.delete(`${LIST}/${encodeURIComponent(created.id)}`).status, 204);
     assert.equal(mf.transaction(line.id)?.journalizing_status, 'excluded');
     const none = client.get(
       `/api/v3/transactions?start_date=${line.date}&end_date=${line.date}&journalizing_statuses=none&per_page=500`,

@@ -3,6 +3,12 @@
  * on top of the guest's own UrlFetchApp/Properties/Lock/ScriptApp so token traffic goes through
  * the emulator exactly as the real library's would. Subset: authorization code grant, refresh,
  * reset, redirect URI, storage in a property store.
+ *
+ * The token request is built as the library's Service_.fetchToken_ builds it (src/Service.js, read at
+ * commit 051d78b; the library is not on the npm registry and its code is not vendored here): the payload
+ * always carries client_id and client_secret; headers are `Accept` plus setTokenHeaders; the payload
+ * handler (setTokenPayloadHandler) runs last; the payload object goes to UrlFetchApp as a form. Its error
+ * text is 'Error retrieving token: ' + error, message, error_description, error_uri joined by ', '.
  */
 import { GasException } from './channel';
 
@@ -55,7 +61,8 @@ class Service {
   private lock: LockLike | null = null;
   private scope = '';
   private params: Record<string, string> = {};
-  private tokenHeaders: Record<string, string> = {};
+  private tokenHeaders: Record<string, string> | null = null;
+  private tokenPayloadHandler: ((payload: Record<string, string>) => Record<string, string>) | null = null;
   private lastError: unknown = null;
 
   constructor(
@@ -106,6 +113,10 @@ class Service {
     this.tokenHeaders = headers;
     return this;
   }
+  setTokenPayloadHandler(handler: (payload: Record<string, string>) => Record<string, string>) {
+    this.tokenPayloadHandler = handler;
+    return this;
+  }
   setTokenFormat(_format: string) {
     return this;
   }
@@ -145,23 +156,29 @@ class Service {
     if (this.scope) p.scope = this.scope;
     return `${this.authBase}${this.authBase.includes('?') ? '&' : '?'}${query(p)}`;
   }
-  private requestToken(payload: Record<string, string>): Token {
-    const headers: Record<string, string> = { Accept: 'application/json', ...this.tokenHeaders };
+  private requestToken(given: Record<string, string>): Token {
+    const headers: Record<string, string> = { Accept: 'application/json', ...(this.tokenHeaders ?? {}) };
+    const payload = this.tokenPayloadHandler ? this.tokenPayloadHandler(given) : given;
     const response = this.deps.fetch(this.tokenUrl, {
       method: 'post',
       headers,
-      payload: { ...payload, client_id: this.clientId, client_secret: this.clientSecret },
+      payload,
       muteHttpExceptions: true,
     });
     const text = response.getContentText();
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(text);
-    } catch {
-      throw new GasException(`Error retrieving token: ${text}`, 'Error');
+    } catch (e) {
+      throw new GasException(`Token response not valid JSON: ${String(e)}`, 'Error');
     }
-    if (response.getResponseCode() !== 200 || body.error) {
-      const reason = [body.error, body.error_description].filter(Boolean).join(', ') || text;
+    const code = response.getResponseCode();
+    if (code < 200 || code >= 300 || body.error) {
+      const reason =
+        [body.error, body.message, body.error_description, body.error_uri]
+          .filter(Boolean)
+          .map((part) => (typeof part === 'string' ? part : JSON.stringify(part)))
+          .join(', ') || `${code}: ${JSON.stringify(body)}`;
       throw new GasException(`Error retrieving token: ${reason}`, 'Error');
     }
     return { ...(body as Token), granted_time: Math.floor(Date.now() / 1000) };
@@ -176,9 +193,11 @@ class Service {
     if (!p.code) throw new GasException('Missing required parameter: code', 'Error');
     this.saveToken(
       this.requestToken({
-        grant_type: 'authorization_code',
         code: p.code,
+        client_id: this.clientId,
+        client_secret: this.clientSecret,
         redirect_uri: this.getRedirectUri(),
+        grant_type: 'authorization_code',
       }),
     );
     return true;
@@ -203,7 +222,12 @@ class Service {
     const run = () => {
       const token = this.getToken();
       if (!token?.refresh_token) throw new GasException('Offline access is required.', 'Error');
-      const fresh = this.requestToken({ grant_type: 'refresh_token', refresh_token: token.refresh_token });
+      const fresh = this.requestToken({
+        refresh_token: token.refresh_token,
+        client_id: this.clientId,
+        client_secret: this.clientSecret,
+        grant_type: 'refresh_token',
+      });
       if (!fresh.refresh_token) fresh.refresh_token = token.refresh_token;
       this.saveToken(fresh);
     };

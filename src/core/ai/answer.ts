@@ -130,7 +130,7 @@ export function decideFromAnswer(
   const problems = [...checked.problems];
   if (missing.length > 0) problems.push(AI_MSG.missing(missing.join('・')));
   else if (!checked.accountChosen) problems.push(AI_MSG.noAccount);
-  problems.push(...dataProblems(record));
+  problems.push(...dataProblems(record, masters));
 
   const reason = oneLine(reasonText ?? '', MAX_REASON);
   const basis = `AI ${confidence === undefined ? '?' : shown(confidence)}: ${reason || '（理由なし）'}`;
