@@ -10,7 +10,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Each level and where its tests live. `npm run deploy` runs only unit, bundle and scenario. */
 export const LEVELS = {
-  unit: ['test/core', 'test/mf'],
+  unit: ['test/core', 'test/mf', 'test/contract'],
   fakes: ['test/sim-gas', 'test/sim-gas-lib', 'test/sim-mf', 'test/sim-ai'],
   bundle: ['test/bundle.test.ts'],
   scenario: ['test/scenario'],
