@@ -1,7 +1,14 @@
 /** authCallback(request): where MF's OAuth consent returns (the OAuth2 library's /usercallback). */
 import { decideOffice, describeOffice, OFFICE_MSG } from '../core/office';
 import { redactSecrets } from '../core/redact';
-import { connectedOffice, ledgerOffice, mfClient, oauthAuth, recordLedgerOffice } from '../gas/mf-connection';
+import {
+  connectedOffice,
+  copiedConnection,
+  ledgerOffice,
+  mfClient,
+  oauthAuth,
+  recordLedgerOffice,
+} from '../gas/mf-connection';
 import { mfOAuthService } from '../gas/oauth';
 import { tokenErrorMessage } from './connection';
 import { ownerMismatch, recordConnector } from './oauth-owner';
@@ -22,9 +29,18 @@ function page(ok: boolean, title: string, message: string, next: string): Google
  */
 function officePage(note: string): GoogleAppsScript.HTML.HtmlOutput {
   let decision: ReturnType<typeof decideOffice>;
+  const recorded = ledgerOffice();
+  if (recorded && copiedConnection(recorded)) {
+    return page(
+      false,
+      'コピーされたスプレッドシートです',
+      OFFICE_MSG.copied(recorded),
+      'スプレッドシートのメニュー「記帳 > 接続を解除」を実行してから、もう一度「MFに接続」してください。',
+    );
+  }
   try {
     const office = connectedOffice(mfClient(oauthAuth()));
-    decision = decideOffice(ledgerOffice(), office);
+    decision = decideOffice(recorded, office);
     if (decision.kind === 'ok') {
       if (decision.record) recordLedgerOffice(decision.record);
       appendRunLog({

@@ -9,6 +9,7 @@ import {
   apiKeyAuth,
   connectedOffice,
   connectionMode,
+  copiedConnection,
   ledgerOffice,
   mfClient,
   oauthAuth,
@@ -121,10 +122,12 @@ export function connectionStatus(): ConnectionStatus {
     status.office = office.name;
     status.officeCode = office.code || status.officeCode;
     status.officeMismatch = mismatchOf({ code: status.officeCode, name: office.name });
-    status.connected = status.officeMismatch === null;
-    status.message = status.officeMismatch
-      ? status.officeMismatch.message
-      : `「${office.name}」に接続しています。`;
+    const recorded = ledgerOffice();
+    const copied = recorded && copiedConnection(recorded) ? OFFICE_MSG.copied(recorded) : '';
+    status.connected = status.officeMismatch === null && !copied;
+    status.message =
+      copied ||
+      (status.officeMismatch ? status.officeMismatch.message : `「${office.name}」に接続しています。`);
   } catch (e) {
     status.message = `接続を確かめられませんでした: ${errorText(e)}`;
   }
@@ -191,6 +194,7 @@ export function connectWithApiKey(
  */
 function placeLedger(office: OfficeRef, confirmed: boolean): ConnectResult {
   const recorded = ledgerOffice();
+  if (recorded && copiedConnection(recorded)) return { ok: false, message: OFFICE_MSG.copied(recorded) };
   if (!recorded) {
     recordLedgerOffice({ code: office.code, name: office.name });
     return { ok: true, message: OFFICE_MSG.recorded(office) };

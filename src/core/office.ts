@@ -14,6 +14,11 @@ export interface OfficeRef {
 export interface LedgerOffice extends OfficeRef {
   /** Set by 接続を解除: the next connection to another office may move the 台帳 after a confirmation. */
   released?: boolean;
+  /**
+   * The script that recorded it. ファイル → コピーを作成 copies the bound script with a new id, and may copy its
+   * script properties too (undocumented): a record made by another script means this spreadsheet is a copy.
+   */
+  scriptId?: string;
 }
 
 export function describeOffice(o: OfficeRef): string {
@@ -30,6 +35,8 @@ export const OFFICE_MSG = {
   moved: (from: OfficeRef, to: OfficeRef) =>
     `台帳の事業者を ${describeOffice(from)} から ${describeOffice(to)} に移しました。`,
   recorded: (o: OfficeRef) => `この台帳を ${describeOffice(o)} の台帳として記録しました。`,
+  copied: (o: OfficeRef) =>
+    `このスプレッドシートのMFへの接続は、別のスプレッドシート（コピーの元）で ${describeOffice(o)} に対して行われたものです。コピーから元の事業者の帳簿に読み書きしないよう、MFには何もしませんでした。このスプレッドシートで使うときは、メニュー「記帳 > 接続を解除」を実行してから「MFに接続」し直してください。元のスプレッドシートと同じ事業者につなぐと、同じ明細を二つの台帳から登録するおそれがあるので、元のほうは使わないでください。`,
 } as const;
 
 export function parseLedgerOffice(text: string | null): LedgerOffice | null {
@@ -41,12 +48,23 @@ export function parseLedgerOffice(text: string | null): LedgerOffice | null {
         code: v.code,
         name: typeof v.name === 'string' ? v.name : '',
         ...(v.released ? { released: true } : {}),
+        ...(typeof v.scriptId === 'string' && v.scriptId ? { scriptId: v.scriptId } : {}),
       };
     }
   } catch {
     // A bare code written by hand is still a code.
   }
   return /^[\w-]+$/.test(text.trim()) ? { code: text.trim(), name: '' } : null;
+}
+
+/**
+ * The connection was recorded by another script and not released since: this spreadsheet is a copy
+ * carrying its original's connection. A record without a script id (an older version) is not a copy.
+ */
+export function isCopiedConnection(recorded: LedgerOffice | null, scriptId: string): boolean {
+  return (
+    !!recorded && !recorded.released && !!recorded.scriptId && !!scriptId && recorded.scriptId !== scriptId
+  );
 }
 
 export type OfficeDecision =

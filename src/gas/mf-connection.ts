@@ -4,7 +4,14 @@
  */
 
 import { MF_MIN_INTERVAL_MS } from '../core/budget';
-import { decideOffice, type LedgerOffice, type OfficeRef, parseLedgerOffice } from '../core/office';
+import {
+  decideOffice,
+  isCopiedConnection,
+  type LedgerOffice,
+  OFFICE_MSG,
+  type OfficeRef,
+  parseLedgerOffice,
+} from '../core/office';
 import { ApiKeyAuth, type AuthProvider, OAuthAuth } from '../mf/auth';
 import { MfClient } from '../mf/client';
 import { MfAuthError, MfOfficeMismatchError } from '../mf/errors';
@@ -87,9 +94,16 @@ export function connectedOffice(client: MfClient): OfficeRef {
 }
 
 function guardOffice(client: MfClient): void {
-  const decision = decideOffice(ledgerOffice(), connectedOffice(client));
+  const recorded = ledgerOffice();
+  // Checked before any MF call: a copy must not even read its original's books.
+  if (recorded && copiedConnection(recorded)) throw new MfOfficeMismatchError(OFFICE_MSG.copied(recorded));
+  const decision = decideOffice(recorded, connectedOffice(client));
   if (decision.kind === 'mismatch') throw new MfOfficeMismatchError(decision.message);
-  if (!decision.record) return;
+  if (!decision.record) {
+    // Recorded by an older version without its script id: this script is the one that connected.
+    if (recorded && !recorded.scriptId) recordLedgerOffice(recorded);
+    return;
+  }
   // Recording for the first time with only a code (API-key mode): learn the name once, so messages can
   // name the office; the same office() answer then serves this execution's period splits.
   const record = decision.record.name ? decision.record : { ...decision.record, name: client.office().name };
@@ -114,6 +128,13 @@ export function ledgerOffice(): LedgerOffice | null {
   return parseLedgerOffice(PropertiesService.getScriptProperties().getProperty(PROPERTY.ledgerOffice));
 }
 
+/** Every record names the script that made it, so that a copied spreadsheet can tell (isCopiedConnection). */
 export function recordLedgerOffice(office: LedgerOffice): void {
-  PropertiesService.getScriptProperties().setProperty(PROPERTY.ledgerOffice, JSON.stringify(office));
+  const record: LedgerOffice = { ...office, scriptId: ScriptApp.getScriptId() };
+  PropertiesService.getScriptProperties().setProperty(PROPERTY.ledgerOffice, JSON.stringify(record));
+}
+
+/** This spreadsheet carries a connection made by another script (it is a copy): nothing may reach MF. */
+export function copiedConnection(recorded: LedgerOffice | null = ledgerOffice()): boolean {
+  return isCopiedConnection(recorded, ScriptApp.getScriptId());
 }

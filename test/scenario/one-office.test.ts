@@ -53,8 +53,14 @@ function switchKeyToOfficeB(w: KichoWorld): void {
   w.emu.world.properties.script.delete('MF_TOKEN_CACHE');
 }
 
-function kichoOffice(w: KichoWorld): { code: string; name: string; released?: boolean } {
+function kichoOffice(w: KichoWorld): { code: string; name: string; released?: boolean; scriptId?: string } {
   return JSON.parse(w.emu.world.properties.script.get('KICHO_OFFICE') ?? 'null');
+}
+
+/** The record without the script that made it (asserted on its own in the copy tests). */
+function officeOf(w: KichoWorld): { code: string; name: string; released?: boolean } {
+  const { scriptId: _made, ...rest } = kichoOffice(w);
+  return rest;
 }
 
 const BOTH = new RegExp(`${TEST_OFFICE_NAME}.*${TEST_OFFICE_CODE}.*${OTHER_OFFICE_CODE}`, 's');
@@ -62,7 +68,8 @@ const BOTH = new RegExp(`${TEST_OFFICE_NAME}.*${TEST_OFFICE_CODE}.*${OTHER_OFFIC
 describe('one 台帳, one office', () => {
   test('the first successful connection records the office of the 台帳', () => {
     const { w } = postedInOfficeA();
-    assert.deepEqual(kichoOffice(w), { code: TEST_OFFICE_CODE, name: TEST_OFFICE_NAME });
+    assert.deepEqual(officeOf(w), { code: TEST_OFFICE_CODE, name: TEST_OFFICE_NAME });
+    assert.equal(kichoOffice(w).scriptId, w.emu.world.scriptId, 'the record names the script that made it');
   });
 
   test('with the key switched to office B, every entry point does nothing with MF and says why', () => {
@@ -179,10 +186,79 @@ describe('one 台帳, one office', () => {
 
     const moved = summary(w, 'connectWithApiKey', { args: [TEST_API_KEY_OTHER, OTHER_OFFICE_CODE, true] });
     assert.equal(moved.ok, true, JSON.stringify(moved));
-    assert.deepEqual(kichoOffice(w), { code: OTHER_OFFICE_CODE, name: OTHER_OFFICE_NAME });
+    assert.deepEqual(officeOf(w), { code: OTHER_OFFICE_CODE, name: OTHER_OFFICE_NAME });
     const log = JSON.stringify(records(w.emu, 'ログ'));
     assert.match(log, /台帳の事業者の変更/);
     assert.match(log, new RegExp(`${TEST_OFFICE_NAME}.*から.*${OTHER_OFFICE_NAME}.*に移しました`));
     assert.equal(summary(w, 'importTransactions').ok, true);
+  });
+});
+
+/**
+ * ファイル → コピーを作成 copies the bound script with a new script id, and perhaps its script properties
+ * (undocumented): a copy that carries its original's connection must not read from or post into the
+ * original's books. The emulator cannot copy a spreadsheet; a record made by another script id is what
+ * a copy with copied properties sees.
+ */
+describe('a copied spreadsheet', () => {
+  const ORIGINAL_SCRIPT = '1originalScriptOfTheCopiedSpreadsheetXXXXXXXXXXXXXXXXXX';
+
+  function copiedFromOfficeA(): { w: KichoWorld; keys: string[] } {
+    const posted = postedInOfficeA();
+    const record = { ...kichoOffice(posted.w), scriptId: ORIGINAL_SCRIPT };
+    posted.w.emu.world.properties.script.set('KICHO_OFFICE', JSON.stringify(record));
+    return posted;
+  }
+
+  test('with its original’s key and office record, every entry point does nothing with MF and says why', () => {
+    const { w, keys } = copiedFromOfficeA();
+    const waiting = String(w.ledger()[6]?.キー);
+    w.edit(waiting, '勘定科目', '消耗品費');
+    w.edit(waiting, '操作', '承認');
+    w.edit(keys[0] ?? '', '状態', '不明');
+    const journals = w.mf.journals().length;
+    w.mf.clearRequestLog();
+    for (const [name, kind] of [
+      ['importTransactions', 'menu'],
+      ['postApproved', 'menu'],
+      ['reconcile', 'menu'],
+      ['runScheduled', 'trigger'],
+    ] as const) {
+      const s = summary(w, name, { kind });
+      assert.equal(s.ok, false, `${name}: ${JSON.stringify(s)}`);
+      assert.match(s.messages.join(' '), /別のスプレッドシート（コピーの元）/, name);
+    }
+    assert.deepEqual(
+      w.mf.requestLog.filter((e) => e.path.startsWith('/api/v3/')),
+      [],
+      'not even a read from the original’s books',
+    );
+    assert.equal(w.mf.journals().length, journals);
+    assert.equal(w.ledger().find((r) => r.キー === waiting)?.MF仕訳ID, '');
+    // Typing the same key again in the copy does not take the connection over either.
+    const again = summary(w, 'connectWithApiKey', { args: [TEST_API_KEY, TEST_OFFICE_CODE] });
+    assert.equal(again.ok, false);
+    assert.match(String(again.message), /接続を解除/);
+    assert.match(
+      String((summary(w, 'connectionStatus') as unknown as { message: string }).message),
+      /コピーの元/,
+    );
+  });
+
+  test('接続を解除, then connecting again, makes the connection this spreadsheet’s own', () => {
+    const { w } = copiedFromOfficeA();
+    summary(w, 'disconnectMf');
+    const connected = summary(w, 'connectWithApiKey', { args: [TEST_API_KEY, TEST_OFFICE_CODE] });
+    assert.equal(connected.ok, true, JSON.stringify(connected));
+    assert.equal(kichoOffice(w).scriptId, w.emu.world.scriptId);
+    assert.equal(summary(w, 'importTransactions').ok, true);
+  });
+
+  test('a record from the version before (no script id) is this script’s, and gains its id', () => {
+    const { w } = postedInOfficeA();
+    const { scriptId: _made, ...older } = kichoOffice(w);
+    w.emu.world.properties.script.set('KICHO_OFFICE', JSON.stringify(older));
+    assert.equal(summary(w, 'importTransactions').ok, true);
+    assert.equal(kichoOffice(w).scriptId, w.emu.world.scriptId);
   });
 });
