@@ -27,6 +27,7 @@ import type { SendOutcome } from '../mf/types';
 import { importWindow } from './import-transactions';
 import { learnFromApprovals } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
+import { uncheckedLedgerTextReason } from './text-repair';
 
 /** MF's remark is limited to 200 characters. */
 const REMARK_LIMIT = 200;
@@ -177,6 +178,9 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
   // Data rows without reading them all (the protocol reads the 台帳 under the lock anyway).
   const rowsNow = Math.max(0, sheet.getLastRow() - 1);
   const last = lastLedgerRows();
+  // A 台帳 from an earlier version waits for 初期設定's text repair (no confirmation bypasses it).
+  const unchecked = uncheckedLedgerTextReason(rowsNow);
+  if (unchecked) return { ok: false, count: 0, messages: [unchecked, ...messages] };
   const mf = client ?? mfClient();
   const lost = lostLedgerReason(rowsNow, last, settings, mf);
   if (lost) {

@@ -1,9 +1,16 @@
 /**
- * What the system writes into a cell. Every string gets a leading apostrophe: Sheets then keeps it
- * as text exactly (no formula from `=HYPERLINK(…)`, no date from `2026-10-01`, no number from `007`)
- * and does not store the apostrophe (DESIGN §9 invariant 4).
+ * What the system writes into a cell, and how. Every string gets a leading apostrophe, and goes only
+ * into a cell of the automatic format: there Sheets keeps it as text exactly (no formula from
+ * `=HYPERLINK(…)`, no date from `2026-10-01`, no number from `007`) and does not store the apostrophe —
+ * the documented behaviour (DESIGN §9 invariant 4). In a cell formatted '@' (plain text) the apostrophe
+ * may stay as a character, and whether '@' alone stops `=` is not documented either; so before writing
+ * text over a '@' cell the writer turns that cell back to the automatic format — unless this account's
+ * Sheets was seen stripping the apostrophe in '@' cells too (本番前チェック / 初期設定 store what they saw).
  */
 import { asText } from '../core/cell-text';
+
+type Range = GoogleAppsScript.Spreadsheet.Range;
+export type CellInput = string | number | boolean | Date;
 
 /**
  * A formula kicho writes on purpose into a system-owned sheet, built only from numbers it computed
@@ -20,13 +27,117 @@ export class OwnFormula {
   }
 }
 
-export function toCell(value: unknown): string | number | boolean {
+export function toCell(value: unknown): CellInput {
   if (value instanceof OwnFormula) return value.text;
   if (typeof value === 'number' || typeof value === 'boolean') return value;
+  // A date read from a sheet goes back as the date it is (its text form would be a different value).
+  if (Object.prototype.toString.call(value) === '[object Date]') return value as Date;
   if (value === null || value === undefined) return '';
   return asText(String(value));
 }
 
-export function toCells(rows: readonly (readonly unknown[])[]): (string | number | boolean)[][] {
+export function toCells(rows: readonly (readonly unknown[])[]): CellInput[][] {
   return rows.map((row) => row.map(toCell));
+}
+
+/** What a Sheets account was seen doing with text in '@' cells (本番前チェック's round trip). */
+export interface TextObservation {
+  /** A leading apostrophe written into an '@' cell: kept as a character, or stripped (forces text). */
+  apostrophe: 'kept' | 'stripped' | 'other';
+  /** `=1+1` written into an '@' cell without an apostrophe: a formula, or text. */
+  formulas: 'formula' | 'text' | 'other';
+  at: string;
+}
+
+export const TEXT_OBSERVATION_PROPERTY = 'KICHO_SHEETS_TEXT';
+
+// One read of the property per execution (each execution is a fresh global scope).
+let cachedObservation: TextObservation | null | undefined;
+
+export function textObservation(): TextObservation | null {
+  if (cachedObservation !== undefined) return cachedObservation;
+  const raw = PropertiesService.getScriptProperties().getProperty(TEXT_OBSERVATION_PROPERTY);
+  let parsed: TextObservation | null = null;
+  try {
+    const o = raw ? (JSON.parse(raw) as Partial<TextObservation>) : null;
+    if (o && typeof o.apostrophe === 'string' && typeof o.formulas === 'string')
+      parsed = o as TextObservation;
+  } catch (_e) {
+    parsed = null;
+  }
+  cachedObservation = parsed;
+  return parsed;
+}
+
+export function recordTextObservation(o: TextObservation): void {
+  PropertiesService.getScriptProperties().setProperty(TEXT_OBSERVATION_PROPERTY, JSON.stringify(o));
+  cachedObservation = o;
+}
+
+/** True when text with an apostrophe is safe in '@' cells too (seen stripped there). */
+export function plainTextCellsAreSafe(): boolean {
+  return textObservation()?.apostrophe === 'stripped';
+}
+
+/** A cell value that is text kicho wrote the documented way (apostrophe first). */
+function isQuotedText(v: CellInput): boolean {
+  return typeof v === 'string' && v.startsWith("'");
+}
+
+/**
+ * Turns the '@' cells of `range` that are about to receive quoted text back to the automatic format:
+ * one read of the formats, and one clearFormat per run of such cells in a column (none, normally:
+ * kicho formats nothing '@'; an earlier version did, and people may). Returns how many cells changed.
+ */
+export function automaticUnderText(range: Range, cells: readonly (readonly CellInput[])[]): number {
+  const formats = range.getNumberFormats();
+  const sheet = range.getSheet();
+  const row0 = range.getRow();
+  const col0 = range.getColumn();
+  let changed = 0;
+  const width = cells[0]?.length ?? 0;
+  for (let j = 0; j < width; j++) {
+    let start = -1;
+    for (let i = 0; i <= cells.length; i++) {
+      const plain = i < cells.length && formats[i]?.[j] === '@' && isQuotedText(cells[i][j]);
+      if (plain && start < 0) start = i;
+      if (!plain && start >= 0) {
+        sheet.getRange(row0 + start, col0 + j, i - start, 1).clearFormat();
+        changed += i - start;
+        start = -1;
+      }
+    }
+  }
+  return changed;
+}
+
+/**
+ * Writes `cells` (already converted by toCell, or values as read) into `range` in one setValues,
+ * after making sure no quoted text lands in a '@' cell whose behaviour is unknown or harmful.
+ * `fixPlainText: false` leaves '@' cells as they are: the 台帳 writer asks for that until 初期設定 has
+ * repaired an earlier version's '@' columns, so the repair still finds every cell it must fix.
+ */
+export function setCells(range: Range, cells: CellInput[][], fixPlainText = true): void {
+  if (cells.length === 0 || cells[0].length === 0) return;
+  if (fixPlainText && !plainTextCellsAreSafe() && cells.some((row) => row.some(isQuotedText))) {
+    automaticUnderText(range, cells);
+  }
+  range.setValues(cells);
+}
+
+/** When this version's 初期設定 checked the 台帳's text formats (script property; null: not yet). */
+export const LEDGER_TEXT_PROPERTY = 'KICHO_LEDGER_TEXT';
+
+let cachedChecked: string | null | undefined;
+
+export function ledgerTextChecked(): string | null {
+  if (cachedChecked === undefined) {
+    cachedChecked = PropertiesService.getScriptProperties().getProperty(LEDGER_TEXT_PROPERTY);
+  }
+  return cachedChecked;
+}
+
+export function markLedgerTextChecked(): void {
+  cachedChecked = new Date().toISOString();
+  PropertiesService.getScriptProperties().setProperty(LEDGER_TEXT_PROPERTY, cachedChecked);
 }

@@ -3,7 +3,7 @@
  */
 import { headerIndex } from '../core/headers';
 import { RULE_CANDIDATE_HEADERS, SHEET } from '../core/schema';
-import { toCells } from './cells';
+import { setCells, toCells } from './cells';
 import { appendHeaders, ensureRows, ensureSheet, formatHeaderRow } from './workbook';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -39,7 +39,7 @@ export function writeDiagnosisColumn(
 ): void {
   const col = headerIndex(header).get('診断');
   if (col === undefined || cells.length === 0) return;
-  sheet.getRange(2, col + 1, cells.length, 1).setValues(toCells(cells.map((c) => [c])));
+  setCells(sheet.getRange(2, col + 1, cells.length, 1), toCells(cells.map((c) => [c])));
 }
 
 /**
@@ -63,7 +63,7 @@ export function writeCandidateRows(
     const from = ours[start];
     const to = ours[i - 1];
     const block = rows.map((r) => Array.from({ length: to - from + 1 }, (_, k) => r[from + k] ?? ''));
-    sheet.getRange(2, from + 1, rows.length, to - from + 1).setValues(toCells(block));
+    setCells(sheet.getRange(2, from + 1, rows.length, to - from + 1), toCells(block));
     start = i;
   }
 }

@@ -58,7 +58,22 @@ describe('coerceUserEntered: strings', () => {
     assert.deepEqual(c("'TRUE"), { value: 'TRUE' });
     assert.deepEqual(c("''x"), { value: "'x" });
     assert.deepEqual(c("'"), { value: '' });
-    assert.deepEqual(c("'2026-10-01", { numberFormat: '@' }), { value: '2026-10-01' });
+  });
+
+  it("in an '@' cell keeps the apostrophe as a character by default, strips it when switched", () => {
+    // Undocumented either way (reference/gas-platform.md §2.4); 'kept' is the default world.
+    assert.deepEqual(c("'2026-10-01", { numberFormat: '@' }), { value: "'2026-10-01" });
+    assert.deepEqual(c("'mf:abc", { numberFormat: '@', plainTextApostrophe: 'kept' }), { value: "'mf:abc" });
+    assert.deepEqual(c("'=1+2", { numberFormat: '@', plainTextApostrophe: 'kept' }), { value: "'=1+2" });
+    assert.deepEqual(c("'2026-10-01", { numberFormat: '@', plainTextApostrophe: 'stripped' }), {
+      value: '2026-10-01',
+    });
+    assert.deepEqual(c("'=1+2", { numberFormat: '@', plainTextApostrophe: 'stripped' }), { value: '=1+2' });
+    // The automatic format strips it in both worlds (documented).
+    assert.deepEqual(c("'007", { plainTextApostrophe: 'kept' }), { value: '007' });
+    assert.deepEqual(c("'007", { numberFormat: '0.###############', plainTextApostrophe: 'kept' }), {
+      value: '007',
+    });
   });
 
   it('turns =... into a formula with an evaluated value', () => {

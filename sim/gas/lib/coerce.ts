@@ -7,6 +7,8 @@ import { fromZonedParts, getZonedParts, MONTHS, utcMs } from './format-date';
 
 export type CellValue = string | number | boolean | Date; // '' is an empty cell
 
+export type PlainTextApostrophe = 'kept' | 'stripped';
+
 /** numberFormat: a format Sheets sets automatically (dates, percent, currency) when the cell has none. */
 export interface Stored {
   value: CellValue;
@@ -21,6 +23,12 @@ export interface CoerceOptions {
   timeZone: string;
   /** Undocumented: whether an `@` (plain text) format also stops `=` from starting a formula. */
   plainTextStopsFormulas: boolean;
+  /**
+   * Undocumented: what a leading apostrophe typed into a cell already formatted `@` does — 'kept' as a
+   * character of the text (default here, the answer that breaks a writer relying on it), or 'stripped'
+   * as in a cell of the automatic format (reference/gas-platform.md §2.4, corrected).
+   */
+  plainTextApostrophe?: PlainTextApostrophe;
   /**
    * NaN / ±Infinity: 'throw' (default) or 'error-value', which stores Sheets' `#NUM!` as some reports
    * say setValue(NaN) does. Unverified either way.
@@ -58,8 +66,12 @@ export function coerceUserEntered(input: unknown, opts: CoerceOptions): Stored {
 }
 
 function coerceString(s: string, opts: CoerceOptions): Stored {
-  // A leading apostrophe marks the rest as text and is not part of the stored value.
-  if (s.startsWith("'")) return { value: s.slice(1) };
+  // A leading apostrophe marks the rest as text and is not part of the stored value (documented for the
+  // automatic format); in an '@' cell it may instead be kept as a character (the switch).
+  if (s.startsWith("'")) {
+    if (opts.numberFormat === '@' && (opts.plainTextApostrophe ?? 'kept') === 'kept') return { value: s };
+    return { value: s.slice(1) };
+  }
   if (s.length > 1 && s.startsWith('=')) {
     if (opts.numberFormat === '@' && opts.plainTextStopsFormulas) return { value: s };
     return { value: evaluateFormula(s), formula: s };

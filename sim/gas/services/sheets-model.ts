@@ -6,7 +6,7 @@
 
 import { GAS_MESSAGES, GasError } from '../errors';
 import { CHART_IDS_PER_SHEET } from '../lib/charts';
-import { type CellValue, coerceUserEntered } from '../lib/coerce';
+import { type CellValue, coerceUserEntered, type PlainTextApostrophe } from '../lib/coerce';
 
 /** A rectangle on one sheet, 1-based. The guest holds these and sends them back. */
 export interface RangeRef {
@@ -191,6 +191,7 @@ export interface SpreadsheetInit {
   owner: string;
   editors: string[];
   plainTextStopsFormulas: boolean;
+  plainTextApostrophe: PlainTextApostrophe;
 }
 
 export class SpreadsheetModel {
@@ -200,6 +201,7 @@ export class SpreadsheetModel {
   readonly owner: string;
   readonly editors: string[];
   plainTextStopsFormulas: boolean;
+  plainTextApostrophe: PlainTextApostrophe;
   writeThrough = false;
   sheets: SheetModel[] = [];
   protections: ProtectionSpec[] = [];
@@ -213,6 +215,7 @@ export class SpreadsheetModel {
     this.owner = init.owner;
     this.editors = init.editors;
     this.plainTextStopsFormulas = init.plainTextStopsFormulas;
+    this.plainTextApostrophe = init.plainTextApostrophe;
     this.addSheet('シート1');
   }
 
@@ -328,6 +331,7 @@ export class SpreadsheetModel {
       numberFormat: sheet.meta(r, c)?.numberFormat,
       timeZone: this.timeZone,
       plainTextStopsFormulas: this.plainTextStopsFormulas,
+      plainTextApostrophe: this.plainTextApostrophe,
     });
   }
 
