@@ -84,6 +84,8 @@ export interface WorldOptions {
   plainTextStopsFormulas?: boolean;
   /** What a leading apostrophe written into an '@' cell does (undocumented; default 'kept'). */
   plainTextApostrophe?: PlainTextApostrophe;
+  /** Whether a leading apostrophe counts toward the 50,000-character cell limit (undocumented; default true). */
+  cellLimitCountsApostrophe?: boolean;
   /** The spreadsheet's own time zone (File > Settings), when it differs from the script's `timeZone`. */
   spreadsheetTimeZone?: string;
   latency?: Partial<LatencyTable>;
@@ -178,6 +180,7 @@ export class World {
       editors: this.editors,
       plainTextStopsFormulas: this.plainTextStopsFormulas,
       plainTextApostrophe: this.plainTextApostrophe,
+      cellLimitCountsApostrophe: options.cellLimitCountsApostrophe ?? true,
     });
     this.caches = new CacheStores(() => this.clock.now());
     this.randomState = (options.seed ?? 1) >>> 0;

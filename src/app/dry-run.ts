@@ -7,10 +7,11 @@ import { type DryRunPlan, planDryRun } from '../core/dry-run';
 import { isRemoteTag } from '../core/keys';
 import type { RuleFinding } from '../core/rule-diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
+import { selfTestWarnings } from '../core/self-test';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
 import { mfClient } from '../gas/mf-connection';
-import { lastImportWindow, lastLedgerRows, recordDryRun } from '../gas/run-state';
+import { lastImportWindow, lastLedgerRows, readSelfTest, recordDryRun } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { replaceDataRows } from '../gas/workbook';
@@ -38,6 +39,7 @@ export function computeDryRun(ctx: RunContext): {
     taggedJournalsInMf: table.rows.length === 0 ? taggedJournals(window.start, window.end) : null,
   });
   plan.warnings.push(...csvDryRunWarnings(table.rows, readSources(), masters));
+  plan.warnings.push(...selfTestWarnings(readSelfTest()));
   return {
     plan,
     settingsProblems: problems.map((p) => `${p.cell} ${p.message}`),

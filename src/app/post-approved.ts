@@ -11,13 +11,14 @@ import type { LedgerRecord, LedgerRow, RowChange } from '../core/ledger';
 import { type Masters, resolvePosting } from '../core/masters';
 import type { Claimed, SendResult } from '../core/posting';
 import { type PostingSummary, postApproved as runProtocol, type SenderPort } from '../core/protocol';
+import { postingBlockedBy } from '../core/self-test';
 import type { Settings } from '../core/settings';
 import { scriptClock, today } from '../gas/clock';
 import { confirmByTyping } from '../gas/dialog';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
-import { lastLedgerRows, recordLedgerRows } from '../gas/run-state';
+import { lastLedgerRows, readSelfTest, recordLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
@@ -181,6 +182,9 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
   // A 台帳 from an earlier version waits for 初期設定's text repair (no confirmation bypasses it).
   const unchecked = uncheckedLedgerTextReason(rowsNow);
   if (unchecked) return { ok: false, count: 0, messages: [unchecked, ...messages] };
+  // 本番前チェック found something that makes exactly-once unsafe: nothing is sent until it passes.
+  const blocked = postingBlockedBy(readSelfTest());
+  if (blocked) return { ok: false, count: 0, messages: [blocked, ...messages], blocked: true };
   const mf = client ?? mfClient();
   const lost = lostLedgerReason(rowsNow, last, settings, mf);
   if (lost) {

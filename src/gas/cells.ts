@@ -33,7 +33,21 @@ export function toCell(value: unknown): CellInput {
   // A date read from a sheet goes back as the date it is (its text form would be a different value).
   if (Object.prototype.toString.call(value) === '[object Date]') return value as Date;
   if (value === null || value === undefined) return '';
-  return asText(String(value));
+  return asText(fitCell(String(value)));
+}
+
+/** Sheets holds 50,000 characters a cell; whether the leading apostrophe counts is not documented. */
+export const CELL_CHARS = 50_000;
+const SAFE_TEXT = CELL_CHARS - 1;
+
+/**
+ * Text longer than a cell takes is cut (with 「…」) rather than failing the whole write: 49,999
+ * characters unless this account was seen taking 50,000 after the apostrophe (本番前チェック).
+ */
+function fitCell(text: string): string {
+  if (text.length <= SAFE_TEXT) return text;
+  const limit = textObservation()?.longestText ?? SAFE_TEXT;
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
 }
 
 export function toCells(rows: readonly (readonly unknown[])[]): CellInput[][] {
@@ -46,6 +60,8 @@ export interface TextObservation {
   apostrophe: 'kept' | 'stripped' | 'other';
   /** `=1+1` written into an '@' cell without an apostrophe: a formula, or text. */
   formulas: 'formula' | 'text' | 'other';
+  /** The longest text written the documented way (apostrophe first) that read back whole. */
+  longestText?: number;
   at: string;
 }
 

@@ -8,17 +8,24 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 export const SCRATCH_PREFIX = 'kicho一時 ';
 
-export function withScratchSheet<T>(fn: (sheet: Sheet) => T): T {
+export function createScratchSheet(): Sheet {
   const book = SpreadsheetApp.getActiveSpreadsheet();
-  const sheet = book.insertSheet(
-    `${SCRATCH_PREFIX}${Utilities.getUuid().slice(0, 8)}`,
-    book.getSheets().length,
-  );
+  const name = `${SCRATCH_PREFIX}${Utilities.getUuid().slice(0, 8)}`;
+  const sheet = book.insertSheet(name, book.getSheets().length);
+  sheet.hideSheet();
+  return sheet;
+}
+
+export function deleteScratchSheet(sheet: Sheet): void {
+  SpreadsheetApp.getActiveSpreadsheet().deleteSheet(sheet);
+}
+
+export function withScratchSheet<T>(fn: (sheet: Sheet) => T): T {
+  const sheet = createScratchSheet();
   try {
-    sheet.hideSheet();
     return fn(sheet);
   } finally {
-    book.deleteSheet(sheet);
+    deleteScratchSheet(sheet);
   }
 }
 

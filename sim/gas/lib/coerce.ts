@@ -30,6 +30,14 @@ export interface CoerceOptions {
    */
   plainTextApostrophe?: PlainTextApostrophe;
   /**
+   * What the apostrophe does in a cell of the automatic format: 'stripped' (default) is what Google
+   * documents; 'kept' is a counterfactual world where that fails, so that a test can show 本番前チェック
+   * notices it and kicho refuses to import or post there.
+   */
+  automaticApostrophe?: PlainTextApostrophe;
+  /** Undocumented: whether a leading apostrophe counts toward the 50,000-character limit (default yes). */
+  cellLimitCountsApostrophe?: boolean;
+  /**
    * NaN / ±Infinity: 'throw' (default) or 'error-value', which stores Sheets' `#NUM!` as some reports
    * say setValue(NaN) does. Unverified either way.
    */
@@ -61,7 +69,8 @@ export function coerceUserEntered(input: unknown, opts: CoerceOptions): Stored {
     return { value: new Date(input.getTime()) };
   }
   const s = typeof input === 'string' ? input : String(input);
-  if (s.length > MAX_CELL_CHARS) throw new Error(TOO_LONG);
+  const prefix = s.startsWith("'") && opts.cellLimitCountsApostrophe === false ? 1 : 0;
+  if (s.length - prefix > MAX_CELL_CHARS) throw new Error(TOO_LONG);
   return coerceString(s, opts);
 }
 
@@ -70,6 +79,7 @@ function coerceString(s: string, opts: CoerceOptions): Stored {
   // automatic format); in an '@' cell it may instead be kept as a character (the switch).
   if (s.startsWith("'")) {
     if (opts.numberFormat === '@' && (opts.plainTextApostrophe ?? 'kept') === 'kept') return { value: s };
+    if (opts.numberFormat !== '@' && opts.automaticApostrophe === 'kept') return { value: s };
     return { value: s.slice(1) };
   }
   if (s.length > 1 && s.startsWith('=')) {

@@ -192,6 +192,7 @@ export interface SpreadsheetInit {
   editors: string[];
   plainTextStopsFormulas: boolean;
   plainTextApostrophe: PlainTextApostrophe;
+  cellLimitCountsApostrophe: boolean;
 }
 
 export class SpreadsheetModel {
@@ -202,6 +203,10 @@ export class SpreadsheetModel {
   readonly editors: string[];
   plainTextStopsFormulas: boolean;
   plainTextApostrophe: PlainTextApostrophe;
+  /** Whether a leading apostrophe counts toward the 50,000-character cell limit (undocumented). */
+  cellLimitCountsApostrophe: boolean;
+  /** 'kept' only in a test's counterfactual world (coerce.ts CoerceOptions.automaticApostrophe). */
+  automaticApostrophe: PlainTextApostrophe = 'stripped';
   writeThrough = false;
   sheets: SheetModel[] = [];
   protections: ProtectionSpec[] = [];
@@ -216,6 +221,7 @@ export class SpreadsheetModel {
     this.editors = init.editors;
     this.plainTextStopsFormulas = init.plainTextStopsFormulas;
     this.plainTextApostrophe = init.plainTextApostrophe;
+    this.cellLimitCountsApostrophe = init.cellLimitCountsApostrophe;
     this.addSheet('シート1');
   }
 
@@ -332,6 +338,8 @@ export class SpreadsheetModel {
       timeZone: this.timeZone,
       plainTextStopsFormulas: this.plainTextStopsFormulas,
       plainTextApostrophe: this.plainTextApostrophe,
+      cellLimitCountsApostrophe: this.cellLimitCountsApostrophe,
+      automaticApostrophe: this.automaticApostrophe,
     });
   }
 
