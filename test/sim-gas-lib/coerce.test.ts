@@ -185,6 +185,18 @@ describe('coerceUserEntered: strings', () => {
     for (const s of text) assert.deepEqual(c(s), { value: s }, s);
   });
 
+  it('counts a leading apostrophe toward the limit by default; not when switched (undocumented)', () => {
+    const text = 'x'.repeat(50_000);
+    assert.throws(() => c(`'${text}`), /more than the maximum of 50000/);
+    assert.deepEqual(c(`'${text}`, { cellLimitCountsApostrophe: false }), { value: text });
+    assert.throws(() => c(`'x${text}`, { cellLimitCountsApostrophe: false }), /more than the maximum/);
+  });
+
+  it('the counterfactual automaticApostrophe: kept keeps it even in the automatic format', () => {
+    assert.deepEqual(c("'mf:a", { automaticApostrophe: 'kept' }), { value: "'mf:a" });
+    assert.deepEqual(c("'mf:a"), { value: 'mf:a' });
+  });
+
   it('enforces the 50,000-character cell limit', () => {
     assert.deepEqual(c('x'.repeat(50_000)), { value: 'x'.repeat(50_000) });
     const msg = 'Your input contains more than the maximum of 50000 characters in a single cell.';

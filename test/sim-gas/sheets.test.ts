@@ -73,6 +73,12 @@ describe('values are stored as if typed (USER_ENTERED)', () => {
     );
   });
 
+  test('cellLimitCountsApostrophe: false lets a quoted 50,000-character text in (refused by default)', () => {
+    const write = `${SH} try { sh.getRange('A1').setValues([["'" + new Array(50001).join('x')]]); 'ok' } catch (e) { e.message }`;
+    withExec((ev) => assert.match(String(ev(write)), /maximum of 50000 characters/));
+    withExec((ev) => assert.equal(ev(write), 'ok'), { cellLimitCountsApostrophe: false });
+  });
+
   test('display values follow number formats', () =>
     withExec((ev) => {
       ev(
