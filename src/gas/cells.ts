@@ -10,6 +10,7 @@
 import { asText } from '../core/cell-text';
 
 type Range = GoogleAppsScript.Spreadsheet.Range;
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 export type CellInput = string | number | boolean | Date;
 
 /**
@@ -100,45 +101,65 @@ function isQuotedText(v: CellInput): boolean {
   return typeof v === 'string' && v.startsWith("'");
 }
 
-/**
- * Turns the '@' cells of `range` that are about to receive quoted text back to the automatic format:
- * one read of the formats, and one clearFormat per run of such cells in a column (none, normally:
- * kicho formats nothing '@'; an earlier version did, and people may). Returns how many cells changed.
- */
-export function automaticUnderText(range: Range, cells: readonly (readonly CellInput[])[]): number {
-  const formats = range.getNumberFormats();
-  const sheet = range.getSheet();
-  const row0 = range.getRow();
-  const col0 = range.getColumn();
-  let changed = 0;
-  const width = cells[0]?.length ?? 0;
-  for (let j = 0; j < width; j++) {
-    let start = -1;
-    for (let i = 0; i <= cells.length; i++) {
-      const plain = i < cells.length && formats[i]?.[j] === '@' && isQuotedText(cells[i][j]);
-      if (plain && start < 0) start = i;
-      if (!plain && start >= 0) {
-        sheet.getRange(row0 + start, col0 + j, i - start, 1).clearFormat();
-        changed += i - start;
-        start = -1;
-      }
-    }
-  }
-  return changed;
+/** Cells to write: `cells` with its top-left at (row, column) of `sheet`. */
+export interface CellBlock {
+  row: number;
+  column: number;
+  cells: CellInput[][];
 }
 
 /**
- * Writes `cells` (already converted by toCell, or values as read) into `range` in one setValues,
- * after making sure no quoted text lands in a '@' cell whose behaviour is unknown or harmful.
+ * Turns the '@' cells that are about to receive quoted text back to the automatic format: one read of
+ * the formats over all the blocks (before any of them is written, so the read does not make earlier
+ * writes land before their flush), then one clearFormat per run of such cells in a column (none,
+ * normally: kicho formats nothing '@'; an earlier version did, and people may).
+ */
+function automaticUnderText(sheet: Sheet, blocks: readonly CellBlock[]): void {
+  const top = Math.min(...blocks.map((b) => b.row));
+  const left = Math.min(...blocks.map((b) => b.column));
+  const bottom = Math.max(...blocks.map((b) => b.row + b.cells.length - 1));
+  const right = Math.max(...blocks.map((b) => b.column + b.cells[0].length - 1));
+  const formats = sheet.getRange(top, left, bottom - top + 1, right - left + 1).getNumberFormats();
+  for (const b of blocks) {
+    for (let j = 0; j < b.cells[0].length; j++) {
+      let start = -1;
+      for (let i = 0; i <= b.cells.length; i++) {
+        const plain =
+          i < b.cells.length &&
+          formats[b.row - top + i]?.[b.column - left + j] === '@' &&
+          isQuotedText(b.cells[i][j]);
+        if (plain && start < 0) start = i;
+        if (!plain && start >= 0) {
+          sheet.getRange(b.row + start, b.column + j, i - start, 1).clearFormat();
+          start = -1;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Writes blocks of cells (already converted by toCell, or values as read) of one sheet, one setValues
+ * each, after making sure no quoted text lands in a '@' cell whose behaviour is unknown or harmful.
  * `fixPlainText: false` leaves '@' cells as they are: the 台帳 writer asks for that until 初期設定 has
  * repaired an earlier version's '@' columns, so the repair still finds every cell it must fix.
  */
-export function setCells(range: Range, cells: CellInput[][], fixPlainText = true): void {
-  if (cells.length === 0 || cells[0].length === 0) return;
-  if (fixPlainText && !plainTextCellsAreSafe() && cells.some((row) => row.some(isQuotedText))) {
-    automaticUnderText(range, cells);
+export function setCellBlocks(sheet: Sheet, blocks: readonly CellBlock[], fixPlainText = true): void {
+  const some = blocks.filter((b) => b.cells.length > 0 && b.cells[0].length > 0);
+  if (some.length === 0) return;
+  if (
+    fixPlainText &&
+    !plainTextCellsAreSafe() &&
+    some.some((b) => b.cells.some((r) => r.some(isQuotedText)))
+  ) {
+    automaticUnderText(sheet, some);
   }
-  range.setValues(cells);
+  for (const b of some) sheet.getRange(b.row, b.column, b.cells.length, b.cells[0].length).setValues(b.cells);
+}
+
+/** One block: `cells` into `range` (whose size they have). */
+export function setCells(range: Range, cells: CellInput[][]): void {
+  setCellBlocks(range.getSheet(), [{ row: range.getRow(), column: range.getColumn(), cells }]);
 }
 
 /** When this version's 初期設定 checked the 台帳's text formats (script property; null: not yet). */
