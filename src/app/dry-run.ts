@@ -4,6 +4,7 @@
  */
 import { csvDryRunWarnings } from '../core/csv/warnings';
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
+import { scriptJson } from '../core/html';
 import { isRemoteTag } from '../core/keys';
 import type { RuleFinding } from '../core/rule-diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
@@ -105,14 +106,6 @@ function ruleFindingRow(f: RuleFinding): Record<(typeof DRY_RUN_HEADERS)[number]
 
 /** Rows shown in the dialog's preview; the sheet has them all. */
 const PREVIEW_ROWS = 100;
-
-/** JSON for a <script> block: nothing in a description can close the tag or break the line. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
 
 function showDialog(plan: DryRunPlan, problems: string[], rules: readonly RuleFinding[]): void {
   const send = plan.lines.filter((l) => l.category === '送信予定');

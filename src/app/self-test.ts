@@ -5,7 +5,7 @@
  * real wait for the person's tick in that dialog, which runs the check again with them
  * (selfTestConfirm).
  */
-
+import { scriptJson } from '../core/html';
 import { SHEET } from '../core/schema';
 import {
   type CheckItem,
@@ -71,14 +71,6 @@ export function runSelfTest(ctx: RunContext, confirmed: ReadonlySet<string>): Se
     passed: record.passed,
     blocking: record.blocking.map((b) => b.title),
   };
-}
-
-/** JSON for a <script> block: nothing in a detail can close the tag or break the line. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 }
 
 function showDialog(summary: SelfTestSummary): void {
