@@ -18,7 +18,7 @@ import { LEDGER_HEADERS } from './schema';
 export type ApostropheWorld = 'kept' | 'stripped' | 'other';
 
 export interface TextRepairPlan {
-  /** Per column (0-based), the sheet rows from..to whose '@' format goes back to automatic. */
+  /** Runs of '@' cells, per column (0-based): sheet rows from..to go back to the automatic format. */
   clears: { column: number; firstRow: number; lastRow: number }[];
   /** Per column (0-based), a block of values to write (as they should read), from sheet row `firstRow`. */
   writes: { column: number; firstRow: number; values: unknown[][] }[];
@@ -60,13 +60,19 @@ export function planTextRepair(
   for (const h of LEDGER_HEADERS) {
     const col = index.get(h);
     if (col === undefined) continue;
-    let first = -1;
-    let last = -1;
-    for (let i = 0; i < formats.length; i++) {
-      if (formats[i]?.[col] !== '@') continue;
+    let runStart = -1;
+    let any = false;
+    for (let i = 0; i <= formats.length; i++) {
+      const plain = i < formats.length && formats[i]?.[col] === '@';
+      // Only the '@' cells themselves go back to automatic: a date format Sheets gave a typed date stays.
+      if (plain && runStart < 0) runStart = i;
+      if (!plain && runStart >= 0) {
+        plan.clears.push({ column: col, firstRow: runStart + 2, lastRow: i + 1 });
+        runStart = -1;
+      }
+      if (!plain) continue;
+      any = true;
       plan.plainCells++;
-      if (first < 0) first = i;
-      last = i;
       const row = after[i + 1];
       const v = row?.[col];
       if (world === 'kept' && typeof v === 'string' && v.startsWith("'")) {
@@ -75,17 +81,14 @@ export function planTextRepair(
         if (h === '摘要') descriptions.push({ row: i + 1, original: v });
       }
     }
-    if (first >= 0) {
-      plan.clears.push({ column: col, firstRow: first + 2, lastRow: last + 2 });
-      plan.headers.push(h);
-    }
+    if (any) plan.headers.push(h);
   }
   if (plan.apostrophes === 0) return plan;
   const descCol = index.get('摘要');
   if (descCol !== undefined) keepCsvApostrophes(after, descCol, descriptions, plan);
   const fp = index.get('指紋');
   if (fp !== undefined) refreshFingerprints(values, after, fp, index.get('取引日'), plan);
-  const columns = plan.clears.map((c) => c.column);
+  const columns = [...new Set(plan.clears.map((c) => c.column))];
   if (fp !== undefined && plan.fingerprints > 0 && !columns.includes(fp)) columns.push(fp);
   for (const column of columns) {
     let first = -1;

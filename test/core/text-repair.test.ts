@@ -71,6 +71,21 @@ describe('planTextRepair', () => {
     assert.match(describeTextRepair(plan), /8 か所で外しました/);
   });
 
+  test('only the runs of plain-text cells are cleared (a date format on a typed date stays)', () => {
+    const values = [H, row({ キー: 'mf:a' }), row({ キー: 'mf:b' }), row({ キー: 'mf:c' })];
+    const formats = legacyFormats(3);
+    formats[1][col('取引日')] = 'yyyy/mm/dd';
+    const plan = planTextRepair(values, formats, 'stripped');
+    assert.deepEqual(
+      plan.clears.filter((c) => c.column === col('取引日')),
+      [
+        { column: col('取引日'), firstRow: 2, lastRow: 2 },
+        { column: col('取引日'), firstRow: 4, lastRow: 4 },
+      ],
+    );
+    assert.equal(plan.headers.filter((h) => h === '取引日').length, 1);
+  });
+
   test('stripped: the values are right already; only the formats go back', () => {
     const values = [
       H,
