@@ -155,6 +155,7 @@ async function main(): Promise<void> {
 
     report('スプレッドシートを開く（onOpen）', emu.openSpreadsheet(OWNER));
     report('メニュー「初期設定」（setup）', run('setup'));
+    report('メニュー「本番前チェック」（selfTest）', run('selfTest'));
     line('人の操作: 設定に 取込開始日 2026-01-01・取込終了日 2026-06-30 を入力し、ルールを 9 件追加');
     setSetting(emu.world, '取込開始日', '2026-01-01');
     setSetting(emu.world, '取込終了日', '2026-06-30');

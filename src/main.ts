@@ -28,6 +28,7 @@ import { reconcile } from './app/reconcile';
 import { restoreLedgerFromMf } from './app/restore';
 import { openReview } from './app/review-sheet';
 import { runScheduled } from './app/scheduled';
+import { selfTest, selfTestConfirm } from './app/self-test';
 import { openSettings, removeAiKey, saveAiKey, saveSettings, settingsForm } from './app/settings-dialog';
 import { setup } from './app/setup';
 import { addStarterRules, setupChecklist, setupWizard, showRulesSheet } from './app/setup-guide';
@@ -46,6 +47,8 @@ global.restoreLedgerFromMf = restoreLedgerFromMf;
 global.checkReceivables = checkReceivables;
 global.authCallback = authCallback;
 global.backupLedger = backupLedger;
+global.selfTest = selfTest;
+global.selfTestConfirm = selfTestConfirm;
 // Menu targets and the connection sidebar's google.script.run targets.
 global.openConnection = guarded('MFに接続', true, openConnection);
 global.confirmDisconnect = guarded('接続の解除', true, confirmDisconnect);

@@ -28,6 +28,14 @@ export class Emulator {
     this.world = new World(options);
   }
 
+  /**
+   * A new version of the project pushed over the same spreadsheet, properties and triggers (what
+   * `clasp push` does): later executions load the bundle in `bundleDir`. The granted scopes stay.
+   */
+  deploy(bundleDir: string): void {
+    this.world.bundleDir = bundleDir;
+  }
+
   /** Starts an execution and leaves it open, so a test can interleave it with others. */
   open(options: { kind?: ExecutionKind; user?: string } = {}): Execution {
     return new Execution(this.world, options.kind ?? 'menu', options.user ?? this.world.owner);

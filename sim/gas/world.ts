@@ -6,6 +6,7 @@
 import { checkScope, Grants, manifestScopes } from './authorization';
 import { EXECUTION_LIMIT_MS, SIMPLE_TRIGGER_LIMIT_MS, VirtualClock } from './clock';
 import { GAS_MESSAGES, GasError } from './errors';
+import type { PlainTextApostrophe } from './lib/coerce';
 import type { Call, Reply } from './protocol';
 import { type AccountKind, type QuotaReset, QuotaTable } from './quota';
 import { SERVICES, type ServiceContext } from './services';
@@ -81,6 +82,12 @@ export interface WorldOptions {
   writePolicy?: WritePolicy;
   /** Whether the '@' number format alone stops `=` from becoming a formula (undocumented; default false). */
   plainTextStopsFormulas?: boolean;
+  /** What a leading apostrophe written into an '@' cell does (undocumented; default 'kept'). */
+  plainTextApostrophe?: PlainTextApostrophe;
+  /** Whether a leading apostrophe counts toward the 50,000-character cell limit (undocumented; default true). */
+  cellLimitCountsApostrophe?: boolean;
+  /** The spreadsheet's own time zone (File > Settings), when it differs from the script's `timeZone`. */
+  spreadsheetTimeZone?: string;
   latency?: Partial<LatencyTable>;
   /** Folder holding the built bundle (Code.js, *.html). */
   bundleDir?: string;
@@ -124,8 +131,10 @@ export class World {
   readonly editors: string[];
   readonly writePolicy: WritePolicy;
   readonly plainTextStopsFormulas: boolean;
+  readonly plainTextApostrophe: PlainTextApostrophe;
   readonly latency: LatencyTable;
-  readonly bundleDir: string;
+  /** Where the project's code is loaded from; `Emulator.deploy` replaces it (an upgrade). */
+  bundleDir: string;
   readonly spreadsheet: SpreadsheetModel;
   readonly locks = new LockTable();
   readonly properties = new PropertyStores();
@@ -161,14 +170,17 @@ export class World {
     this.editors = options.editors ?? [];
     this.writePolicy = options.writePolicy ?? 'buffer';
     this.plainTextStopsFormulas = options.plainTextStopsFormulas ?? false;
+    this.plainTextApostrophe = options.plainTextApostrophe ?? 'kept';
     this.latency = { ...DEFAULT_LATENCY, ...options.latency };
     this.bundleDir = options.bundleDir ?? 'dist';
     this.spreadsheet = new SpreadsheetModel({
       name: options.spreadsheetName ?? '記帳',
-      timeZone: this.timeZone,
+      timeZone: options.spreadsheetTimeZone ?? this.timeZone,
       owner: this.owner,
       editors: this.editors,
       plainTextStopsFormulas: this.plainTextStopsFormulas,
+      plainTextApostrophe: this.plainTextApostrophe,
+      cellLimitCountsApostrophe: options.cellLimitCountsApostrophe ?? true,
     });
     this.caches = new CacheStores(() => this.clock.now());
     this.randomState = (options.seed ?? 1) >>> 0;

@@ -52,6 +52,7 @@ export interface Summary {
   simulatedMinutes: number;
   faults: Record<string, number>;
   people: Record<string, number>;
+  sheets: Record<string, number>;
   violations: Record<string, number>;
   emulatorErrors: string[];
   /** Sum of per-seed wall times (ms), and the batch's own wall time. */
@@ -75,6 +76,7 @@ export function emptySummary(mutant?: Mutant): Summary {
     simulatedMinutes: 0,
     faults: {},
     people: {},
+    sheets: {},
     violations: {},
     emulatorErrors: [],
     seedMs: 0,
@@ -100,6 +102,7 @@ export function addSeed(s: Summary, r: SeedResult): void {
   s.simulatedMinutes += st.simulatedMinutes;
   addBag(s.faults, st.faults);
   addBag(s.people, st.people);
+  addBag(s.sheets, st.sheets);
   for (const v of r.violations) s.violations[v.kind] = (s.violations[v.kind] ?? 0) + 1;
   s.emulatorErrors.push(...st.emulatorErrors.map((e) => `seed ${r.seed}: ${e}`));
   s.seedMs += r.ms;
@@ -134,6 +137,7 @@ export function mergeSummaries(into: Summary, from: Summary): void {
   }
   addBag(into.faults, from.faults);
   addBag(into.people, from.people);
+  addBag(into.sheets, from.sheets);
   addBag(into.violations, from.violations);
   into.failing.push(...from.failing);
   into.failing.sort((a, b) => a.seed - b.seed);
@@ -257,6 +261,7 @@ export function formatSummary(s: Summary): string {
     `simulated: ${fmt(Math.round(s.simulatedMinutes / 60))} hours, ${fmt(s.rows)} 台帳 rows, ${fmt(s.journals)} journals posted, ${fmt(s.arrivals)} lines arriving later`,
     `faults injected: ${bag(s.faults)}`,
     `people: ${bag(s.people)}`,
+    `Sheets worlds: ${bag(s.sheets)}`,
     `invariant violations: ${violations}${violations > 0 ? ` (${bag(s.violations)})` : ''}`,
     `time: ${secs.toFixed(1)} s wall, ${(s.seedMs / Math.max(1, s.seeds) / 1000).toFixed(2)} s per seed, ${(s.seeds / Math.max(secs, 0.001)).toFixed(2)} seeds/s`,
   ];

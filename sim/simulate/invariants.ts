@@ -18,6 +18,7 @@ export type ViolationKind =
   | 'row-deleted'
   | 'overwrote-person'
   | 'formula'
+  | 'text-changed'
   | 'secret';
 
 export interface Violation {
@@ -35,6 +36,8 @@ export interface Expectations {
   secrets: readonly string[];
   /** After the drain: every row is 完了 or 除外 or listed on 要確認. */
   settled: boolean;
+  /** MF's description of each line (id → content), to check 摘要 reads back exactly. */
+  descriptions?: ReadonlyMap<string, string>;
 }
 
 /** Keys on the 台帳 now (for row-deletion tracking). */
@@ -136,6 +139,22 @@ export function checkInvariants(
     for (let c = 1; c <= sheet.lastColumn(); c++) {
       const f = sheet.meta(r, c)?.formula;
       if (f) out.push({ kind: 'formula', detail: `台帳 row ${r} column ${c}: ${f}` });
+    }
+  }
+
+  // 4 (cont.). Keys and outside text read back exactly as written (no apostrophe kept, nothing parsed).
+  for (const r of rows) {
+    const key = String(r.キー);
+    const id = String(r.明細ID);
+    if (id === '') continue;
+    if (key !== `mf:${id}`)
+      out.push({ kind: 'text-changed', detail: `キー ${key} does not read as mf:${id}` });
+    const content = e.descriptions?.get(id);
+    if (content !== undefined && r.摘要 !== content) {
+      out.push({
+        kind: 'text-changed',
+        detail: `${key} 摘要 reads ${JSON.stringify(r.摘要)}, MF has ${JSON.stringify(content)}`,
+      });
     }
   }
 

@@ -13,6 +13,7 @@ import {
   runInterleaved,
   type WorkerPool,
 } from '../gas/interleave';
+import type { SheetsWorld } from '../gas/switches';
 import type { World } from '../gas/world';
 import type { FakeMf } from '../mf/fake-mf';
 import type { FaultSpec } from '../mf/faults';
@@ -50,6 +51,8 @@ export interface Stats {
   errors: number;
   faults: Record<string, number>;
   people: Record<string, number>;
+  /** Runs per Sheets world (sim/gas/switches.ts). */
+  sheets: Record<string, number>;
   arrivals: number;
   drainRuns: number;
   journals: number;
@@ -79,6 +82,8 @@ export interface RunOptions {
    * rather than the protocol).
    */
   peopleAnytime?: boolean;
+  /** The Sheets world of the run (what '@' cells do with text). */
+  sheets?: SheetsWorld;
 }
 
 interface Job {
@@ -190,6 +195,7 @@ export function emptyStats(): Stats {
     errors: 0,
     faults: {},
     people: {},
+    sheets: {},
     arrivals: 0,
     drainRuns: 0,
     journals: 0,
@@ -214,7 +220,9 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
     interval: s.interval,
     openEnd: s.openEnd,
     writeThrough: s.writeThrough,
+    sheets: options.sheets,
   });
+  if (options.sheets) stats.sheets[options.sheets.name] = 1;
   stats.executions += 1; // setup
   const now = () => world.clock.now();
   const clock = (t: number) => new Date(t + 9 * 60 * MINUTE).toISOString().slice(11, 19);
@@ -233,6 +241,7 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
       typed,
       secrets: [...view.tokens],
       settled,
+      descriptions: new Map(mf.transactions().map((t) => [t.id, t.content ?? ''])),
     });
     for (const v of found) {
       const id = `${v.kind}|${v.detail}`;

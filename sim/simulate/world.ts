@@ -3,7 +3,9 @@
  * through MfView) with a small seeded dataset, API-key mode, setup done, and the settings and rules
  * people would type — 取込開始日/取込終了日 around the lines, 自動実行 オン, rules that approve most lines.
  */
+
 import { clockEvent, Emulator } from '../gas/index';
+import { type SheetsWorld, sheetsOptions } from '../gas/switches';
 import type { World } from '../gas/world';
 import { FakeMf, TEST_API_KEY } from '../mf/fake-mf';
 import { buildDataset, TEST_OFFICE_CODE } from '../mf/seed';
@@ -91,6 +93,8 @@ export interface WorldOptions {
   rules?: boolean;
   /** Sheet writes land at once (default: buffered until flush). */
   writeThrough?: boolean;
+  /** What Sheets does with text in '@' cells (sim/gas/switches.ts; default: the emulator's). */
+  sheets?: SheetsWorld;
 }
 
 export interface SimWorld {
@@ -112,6 +116,7 @@ export function createWorld(o: WorldOptions): SimWorld {
     start: START,
     seed: o.seed,
     writePolicy: o.writeThrough ? 'write-through' : 'buffer',
+    ...sheetsOptions(o.sheets),
   });
   const world = emu.world;
   const now = () => world.clock.now();

@@ -4,13 +4,15 @@
  */
 import { csvDryRunWarnings } from '../core/csv/warnings';
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
+import { scriptJson } from '../core/html';
 import { isRemoteTag } from '../core/keys';
 import type { RuleFinding } from '../core/rule-diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
+import { selfTestWarnings } from '../core/self-test';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
 import { connectionMode, mfClient, officeRefusal } from '../gas/mf-connection';
-import { lastImportWindow, lastLedgerRows, recordDryRun } from '../gas/run-state';
+import { lastImportWindow, lastLedgerRows, readSelfTest, recordDryRun } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { replaceDataRows } from '../gas/workbook';
@@ -41,6 +43,7 @@ export function computeDryRun(ctx: RunContext): {
   // The dry run shows what 登録 would do: with another office connected, it would send nothing.
   const otherOffice = connectionMode() === 'none' ? null : officeRefusal();
   if (otherOffice) plan.warnings.unshift(otherOffice);
+  plan.warnings.push(...selfTestWarnings(readSelfTest()));
   return {
     plan,
     settingsProblems: problems.map((p) => `${p.cell} ${p.message}`),
@@ -106,14 +109,6 @@ function ruleFindingRow(f: RuleFinding): Record<(typeof DRY_RUN_HEADERS)[number]
 
 /** Rows shown in the dialog's preview; the sheet has them all. */
 const PREVIEW_ROWS = 100;
-
-/** JSON for a <script> block: nothing in a description can close the tag or break the line. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
 
 function showDialog(plan: DryRunPlan, problems: string[], rules: readonly RuleFinding[]): void {
   const send = plan.lines.filter((l) => l.category === '送信予定');

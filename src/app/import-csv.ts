@@ -3,6 +3,7 @@
  * once each, keyed per DESIGN §2. The dialog (ui/csv-import.html) previews a file first and then
  * imports it; importCsv(text, sourceName, layout?) is the same import for decoded text.
  */
+
 import { charsetLabel } from '../core/csv/encoding';
 import { type CsvReading, describeProblem, overlapWarning, planCsvIntake, readCsv } from '../core/csv/intake';
 import { type LayoutChoice, PRESETS } from '../core/csv/layouts';
@@ -14,11 +15,12 @@ import {
   sourceNameProblem,
 } from '../core/csv/sources';
 import { redactSecrets } from '../core/redact';
+import { importBlockedBy } from '../core/self-test';
 import { decodeCsvBase64 } from '../gas/csv-file';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
-import { recordLedgerRows } from '../gas/run-state';
+import { readSelfTest, recordLedgerRows } from '../gas/run-state';
 import { readMasters } from '../gas/settings-sheet';
 import { appendSource, readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
@@ -74,6 +76,8 @@ export function runImportCsv(
   layout?: unknown,
   client?: () => MfClient,
 ): RunResult {
+  const blocked = importBlockedBy(readSelfTest());
+  if (blocked) return { ok: false, count: 0, messages: [blocked], blocked: true };
   const nameProblem = sourceNameProblem(String(sourceName ?? ''));
   if (nameProblem) return { ok: false, count: 0, messages: [nameProblem] };
   if (typeof text !== 'string' || text.trim() === '')

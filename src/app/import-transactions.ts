@@ -5,12 +5,13 @@
 import { planIntake, type StatementLine } from '../core/intake';
 import { isMfKey, mfKey } from '../core/keys';
 import type { Masters } from '../core/masters';
+import { importBlockedBy } from '../core/self-test';
 import type { Settings } from '../core/settings';
 import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
-import { recordImportWindow, recordLedgerRows } from '../gas/run-state';
+import { readSelfTest, recordImportWindow, recordLedgerRows } from '../gas/run-state';
 import { readSettings } from '../gas/settings-sheet';
 import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
@@ -56,6 +57,9 @@ function asLine(t: MfTransaction): StatementLine {
 }
 
 export function runImport(ctx: RunContext, client: MfClient = mfClient()): RunResult {
+  // 本番前チェック saw keys not reading back (or another NG that makes exactly-once unsafe).
+  const blocked = importBlockedBy(readSelfTest());
+  if (blocked) return { ok: false, count: 0, messages: [blocked], blocked: true };
   toast(ctx.fromTrigger, 'MFから未仕訳明細を取り込んでいます…');
   const messages: string[] = [];
   const { settings, problems } = readSettings();

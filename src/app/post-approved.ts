@@ -11,6 +11,7 @@ import type { LedgerRecord, LedgerRow, RowChange } from '../core/ledger';
 import { type Masters, resolvePosting } from '../core/masters';
 import type { Claimed, SendResult } from '../core/posting';
 import { type PostingSummary, postApproved as runProtocol, type SenderPort } from '../core/protocol';
+import { postingBlockedBy } from '../core/self-test';
 import type { Settings } from '../core/settings';
 import { truncateChars } from '../core/text';
 import { scriptClock, today } from '../gas/clock';
@@ -18,7 +19,7 @@ import { confirmByTyping } from '../gas/dialog';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient, officeRefusal } from '../gas/mf-connection';
-import { lastLedgerRows, recordLedgerRows } from '../gas/run-state';
+import { lastLedgerRows, readSelfTest, recordLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
@@ -29,6 +30,7 @@ import type { SendOutcome } from '../mf/types';
 import { importWindow } from './import-transactions';
 import { learnFromApprovals } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
+import { uncheckedLedgerTextReason } from './text-repair';
 
 /** MF's remark: maxLength 200 in the document (characters, not UTF-16 units). */
 const REMARK_LIMIT = 200;
@@ -213,6 +215,12 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
   // Data rows without reading them all (the protocol reads the 台帳 under the lock anyway).
   const rowsNow = Math.max(0, sheet.getLastRow() - 1);
   const last = lastLedgerRows();
+  // A 台帳 from an earlier version waits for 初期設定's text repair (no confirmation bypasses it).
+  const unchecked = uncheckedLedgerTextReason(rowsNow);
+  if (unchecked) return { ok: false, count: 0, messages: [unchecked, ...messages] };
+  // 本番前チェック found something that makes exactly-once unsafe: nothing is sent until it passes.
+  const blocked = postingBlockedBy(readSelfTest());
+  if (blocked) return { ok: false, count: 0, messages: [blocked, ...messages], blocked: true };
   const mf = client ?? mfClient();
   // One 台帳, one office (DESIGN §5): nothing is claimed or sent while another office is connected.
   const otherOffice = officeRefusal(mf);

@@ -53,12 +53,18 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
   const reconciled = step('照合', () => runReconcile(ctx));
   const { settings } = readSettings();
   let posted = 0;
+  // 本番前チェック's NG stopped the import or the posting: the ログ line says so in red.
+  let blocked = false;
   if (budget.mode === 'reconcile-only') {
     // Rows whose outcome is unknown are still looked up; new work waits for a quieter day.
   } else if (settings.autoRun) {
-    if (elapsed() < INTAKE_BEFORE_MS) step('取込', () => runImport(ctx));
+    if (elapsed() < INTAKE_BEFORE_MS) blocked = step('取込', () => runImport(ctx))?.blocked === true;
     if (elapsed() < INTAKE_BEFORE_MS) step('判定', () => runClassify(ctx));
-    if (elapsed() < STOP_CLAIMING_AT_MS) posted = step('登録', () => runPost(ctx))?.count ?? 0;
+    if (elapsed() < STOP_CLAIMING_AT_MS) {
+      const post = step('登録', () => runPost(ctx));
+      posted = post?.count ?? 0;
+      blocked ||= post?.blocked === true;
+    }
   } else {
     // classifyPending adopts ticked ルール候補 when 自動実行 is on; otherwise do it here.
     step('ルール候補', () => ({ count: 0, messages: adoptRuleCandidates() }));
@@ -67,7 +73,14 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
   const review = refreshReviewSheet(readLedger(), settings.graceMinutes);
   if (review > 0) messages.push(`要確認シートに ${review} 件あります。`);
   if (usage) recordRun(usage, Date.now() - ctx.startedAt, fetchCount());
-  return { count: posted, messages, reconciled: reconciled?.count ?? 0, posted, review };
+  return {
+    ...(blocked ? { ok: false } : {}),
+    count: posted,
+    messages,
+    reconciled: reconciled?.count ?? 0,
+    posted,
+    review,
+  };
 }
 
 export function runScheduled(e?: unknown) {

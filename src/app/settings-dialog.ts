@@ -6,7 +6,7 @@
 import { allPlans, type DailyPlan, measuredCost, PLANNING_KIND, WORKSPACE_NOTE } from '../core/quota';
 import { SHEET } from '../core/schema';
 import { problemsOf, type SettingField, settingFields } from '../core/settings-form';
-import { toCell } from '../gas/cells';
+import { type CellInput, setCells, toCell } from '../gas/cells';
 import { underScriptLock } from '../gas/lock';
 import { PROPERTY, property } from '../gas/properties';
 import { readSettingRows, readSettings } from '../gas/settings-sheet';
@@ -67,10 +67,12 @@ export function saveSettings(values: unknown): SaveResult {
     const { sheet } = ensureSheet(SHEET.settings);
     const known = new Map(rows.map((r) => [r.item.trim(), r.rowNumber]));
     if (rows.length > 0) {
-      // Untouched rows are written back exactly as read (a Date stays a Date).
+      // Untouched rows are written back exactly as read (a Date stays a Date, text stays text).
       const has = (item: string) => typed[item] !== undefined;
-      const column = rows.map((r) => [has(r.item.trim()) ? toCell(typed[r.item.trim()]) : r.value]);
-      sheet.getRange(2, valueColumn + 1, column.length, 1).setValues(column);
+      const column: CellInput[][] = rows.map((r) => [
+        toCell(has(r.item.trim()) ? typed[r.item.trim()] : r.value),
+      ]);
+      setCells(sheet.getRange(2, valueColumn + 1, column.length, 1), column);
     }
     const missing = Object.keys(typed).filter((item) => !known.has(item));
     if (missing.length > 0)

@@ -1,6 +1,7 @@
 /**
  * Menu 「初期設定」: runs setup(), then a guide through the first steps — connect MF, choose the
- * import window and accounts, write (or take example) rules, run a dry run — each with its state.
+ * import window and accounts, write (or take example) rules, 本番前チェック, run a dry run — each with
+ * its state.
  */
 import { MSG } from '../core/messages';
 import { RULE_HEADERS, SHEET } from '../core/schema';
@@ -11,10 +12,11 @@ import { readMasters, readRuleValues, readSettings } from '../gas/settings-sheet
 import { appendRecords, ensureSheet } from '../gas/workbook';
 import { runEntry } from './run';
 import { appendRunLog } from './run-log';
+import { selfTestStep } from './self-test';
 import { runSetup } from './setup';
 
 export interface GuideStep {
-  id: 'connect' | 'window' | 'rules' | 'dryrun';
+  id: 'connect' | 'window' | 'rules' | 'selftest' | 'dryrun';
   title: string;
   done: boolean;
   detail: string;
@@ -59,6 +61,7 @@ export function setupChecklist(): GuideStep[] {
           ? `ルールが ${rules} 件あります。`
           : 'ルールがまだありません。例を入れて、あとで直すこともできます。',
     },
+    { id: 'selftest', title: '本番前チェックを行う', ...selfTestStep() },
     {
       id: 'dryrun',
       title: 'ドライランで確かめる',

@@ -20,6 +20,7 @@ import { fetchMasters } from './masters';
 import { ownerMismatch } from './oauth-owner';
 import { setupRuleSheets } from './rule-sheet';
 import { type RunResult, runEntry } from './run';
+import { repairLedgerText } from './text-repair';
 
 export interface SetupSummary extends RunResult {
   createdSheets: string[];
@@ -54,6 +55,7 @@ export function runSetup(): SetupSummary {
     if (missing.length > 0) summary.addedHeaders[spec.name] = missing;
   }
   formatLedger(ensureSheet(SHEET.ledger).sheet);
+  summary.messages.push(...repairLedgerText());
   formatLog(ensureSheet(SHEET.log).sheet);
   summary.addedSettings = addMissingSettings();
   summary.messages.push(refreshMasters());

@@ -2,6 +2,7 @@
  * The 台帳 as data: rows keyed by header name (people may reorder columns), parsed from one
  * getValues and turned back into per-column writes. Pure: no Apps Script here.
  */
+import { withoutStrayApostrophe } from './cell-text';
 import { headerIndex } from './headers';
 import { LEDGER_HEADERS, type LedgerHeader, PEOPLE_COLUMNS } from './schema';
 
@@ -22,6 +23,25 @@ export interface LedgerTable {
 
 const NUMBER_COLUMNS: ReadonlySet<LedgerHeader> = new Set(['金額', '試行回数']);
 
+/**
+ * Columns kicho owns whose values never begin with an apostrophe: a leading one is an earlier
+ * version's writing in an '@' cell (cell-text.ts), not part of the value. 摘要, 口座, 判定根拠 and メモ
+ * hold outside or free text and are read as they are.
+ */
+export const APOSTROPHE_TOLERANT: ReadonlySet<LedgerHeader> = new Set([
+  'キー',
+  '状態',
+  '取引日',
+  '入出金',
+  '判定元',
+  'MF仕訳ID',
+  '初回検知',
+  '更新日時',
+  '完了日時',
+  '明細ID',
+  '指紋',
+]);
+
 /** Dates typed by a person come back as Date objects; the ledger keeps yyyy-MM-dd text. */
 function cellText(value: unknown, header: LedgerHeader): string | number {
   if (value === null || value === undefined) return '';
@@ -35,7 +55,12 @@ function cellText(value: unknown, header: LedgerHeader): string | number {
     const pad = (n: number) => String(n).padStart(2, '0');
     return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
   }
-  return String(value);
+  return APOSTROPHE_TOLERANT.has(header) ? withoutStrayApostrophe(String(value)) : String(value);
+}
+
+/** A キー cell as the 台帳 reader sees it (the write check reads the column on its own). */
+export function keyCellText(value: unknown): string {
+  return String(cellText(value, 'キー'));
 }
 
 /** Parses the header row and data rows (values as getValues returns them). */

@@ -14,6 +14,7 @@ export const SHEET = {
   dryRun: 'ドライラン',
   log: 'ログ',
   receivables: '売掛金',
+  selfTest: '自己診断',
 } as const;
 
 export type SheetName = (typeof SHEET)[keyof typeof SHEET];
@@ -137,6 +138,9 @@ export const RECEIVABLE_HEADERS = [
   '説明',
 ] as const;
 
+/** What the last 本番前チェック found, one row per item (DESIGN §3). */
+export const SELF_TEST_HEADERS = ['項目', '結果', '詳細', '確認日時'] as const;
+
 export interface SheetSpec {
   readonly name: SheetName;
   readonly headers: readonly string[];
@@ -152,6 +156,7 @@ export const SHEET_SPECS: readonly SheetSpec[] = [
   { name: SHEET.sources, headers: SOURCE_HEADERS },
   { name: SHEET.masters, headers: MASTER_HEADERS },
   { name: SHEET.dryRun, headers: DRY_RUN_HEADERS },
+  { name: SHEET.selfTest, headers: SELF_TEST_HEADERS },
   { name: SHEET.log, headers: LOG_HEADERS },
   { name: SHEET.receivables, headers: RECEIVABLE_HEADERS },
 ];

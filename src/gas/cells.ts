@@ -1,9 +1,17 @@
 /**
- * What the system writes into a cell. Every string gets a leading apostrophe: Sheets then keeps it
- * as text exactly (no formula from `=HYPERLINK(…)`, no date from `2026-10-01`, no number from `007`)
- * and does not store the apostrophe (DESIGN §9 invariant 4).
+ * What the system writes into a cell, and how. Every string gets a leading apostrophe, and goes only
+ * into a cell of the automatic format: there Sheets keeps it as text exactly (no formula from
+ * `=HYPERLINK(…)`, no date from `2026-10-01`, no number from `007`) and does not store the apostrophe —
+ * the documented behaviour (DESIGN §9 invariant 4). In a cell formatted '@' (plain text) the apostrophe
+ * may stay as a character, and whether '@' alone stops `=` is not documented either; so before writing
+ * text over a '@' cell the writer turns that cell back to the automatic format — unless this account's
+ * Sheets was seen stripping the apostrophe in '@' cells too (本番前チェック / 初期設定 store what they saw).
  */
 import { asText } from '../core/cell-text';
+
+type Range = GoogleAppsScript.Spreadsheet.Range;
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+export type CellInput = string | number | boolean | Date;
 
 /**
  * A formula kicho writes on purpose into a system-owned sheet, built only from numbers it computed
@@ -20,13 +28,153 @@ export class OwnFormula {
   }
 }
 
-export function toCell(value: unknown): string | number | boolean {
+export function toCell(value: unknown): CellInput {
   if (value instanceof OwnFormula) return value.text;
   if (typeof value === 'number' || typeof value === 'boolean') return value;
+  // A date read from a sheet goes back as the date it is (its text form would be a different value).
+  if (Object.prototype.toString.call(value) === '[object Date]') return value as Date;
   if (value === null || value === undefined) return '';
-  return asText(String(value));
+  return asText(fitCell(String(value)));
 }
 
-export function toCells(rows: readonly (readonly unknown[])[]): (string | number | boolean)[][] {
+/** Sheets holds 50,000 characters a cell; whether the leading apostrophe counts is not documented. */
+export const CELL_CHARS = 50_000;
+const SAFE_TEXT = CELL_CHARS - 1;
+
+/**
+ * Text longer than a cell takes is cut (with 「…」) rather than failing the whole write: 49,999
+ * characters unless this account was seen taking 50,000 after the apostrophe (本番前チェック).
+ */
+function fitCell(text: string): string {
+  if (text.length <= SAFE_TEXT) return text;
+  const limit = textObservation()?.longestText ?? SAFE_TEXT;
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
+}
+
+export function toCells(rows: readonly (readonly unknown[])[]): CellInput[][] {
   return rows.map((row) => row.map(toCell));
+}
+
+/** What a Sheets account was seen doing with text in '@' cells (本番前チェック's round trip). */
+export interface TextObservation {
+  /** A leading apostrophe written into an '@' cell: kept as a character, or stripped (forces text). */
+  apostrophe: 'kept' | 'stripped' | 'other';
+  /** `=1+1` written into an '@' cell without an apostrophe: a formula, or text. */
+  formulas: 'formula' | 'text' | 'other';
+  /** The longest text written the documented way (apostrophe first) that read back whole. */
+  longestText?: number;
+  at: string;
+}
+
+export const TEXT_OBSERVATION_PROPERTY = 'KICHO_SHEETS_TEXT';
+
+// One read of the property per execution (each execution is a fresh global scope).
+let cachedObservation: TextObservation | null | undefined;
+
+export function textObservation(): TextObservation | null {
+  if (cachedObservation !== undefined) return cachedObservation;
+  const raw = PropertiesService.getScriptProperties().getProperty(TEXT_OBSERVATION_PROPERTY);
+  let parsed: TextObservation | null = null;
+  try {
+    const o = raw ? (JSON.parse(raw) as Partial<TextObservation>) : null;
+    if (o && typeof o.apostrophe === 'string' && typeof o.formulas === 'string')
+      parsed = o as TextObservation;
+  } catch (_e) {
+    parsed = null;
+  }
+  cachedObservation = parsed;
+  return parsed;
+}
+
+export function recordTextObservation(o: TextObservation): void {
+  PropertiesService.getScriptProperties().setProperty(TEXT_OBSERVATION_PROPERTY, JSON.stringify(o));
+  cachedObservation = o;
+}
+
+/** True when text with an apostrophe is safe in '@' cells too (seen stripped there). */
+export function plainTextCellsAreSafe(): boolean {
+  return textObservation()?.apostrophe === 'stripped';
+}
+
+/** A cell value that is text kicho wrote the documented way (apostrophe first). */
+function isQuotedText(v: CellInput): boolean {
+  return typeof v === 'string' && v.startsWith("'");
+}
+
+/** Cells to write: `cells` with its top-left at (row, column) of `sheet`. */
+export interface CellBlock {
+  row: number;
+  column: number;
+  cells: CellInput[][];
+}
+
+/**
+ * Turns the '@' cells that are about to receive quoted text back to the automatic format: one read of
+ * the formats over all the blocks (before any of them is written, so the read does not make earlier
+ * writes land before their flush), then one clearFormat per run of such cells in a column (none,
+ * normally: kicho formats nothing '@'; an earlier version did, and people may).
+ */
+function automaticUnderText(sheet: Sheet, blocks: readonly CellBlock[]): void {
+  const top = Math.min(...blocks.map((b) => b.row));
+  const left = Math.min(...blocks.map((b) => b.column));
+  const bottom = Math.max(...blocks.map((b) => b.row + b.cells.length - 1));
+  const right = Math.max(...blocks.map((b) => b.column + b.cells[0].length - 1));
+  const formats = sheet.getRange(top, left, bottom - top + 1, right - left + 1).getNumberFormats();
+  for (const b of blocks) {
+    for (let j = 0; j < b.cells[0].length; j++) {
+      let start = -1;
+      for (let i = 0; i <= b.cells.length; i++) {
+        const plain =
+          i < b.cells.length &&
+          formats[b.row - top + i]?.[b.column - left + j] === '@' &&
+          isQuotedText(b.cells[i][j]);
+        if (plain && start < 0) start = i;
+        if (!plain && start >= 0) {
+          sheet.getRange(b.row + start, b.column + j, i - start, 1).clearFormat();
+          start = -1;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Writes blocks of cells (already converted by toCell, or values as read) of one sheet, one setValues
+ * each, after making sure no quoted text lands in a '@' cell whose behaviour is unknown or harmful.
+ * `fixPlainText: false` leaves '@' cells as they are: the 台帳 writer asks for that until 初期設定 has
+ * repaired an earlier version's '@' columns, so the repair still finds every cell it must fix.
+ */
+export function setCellBlocks(sheet: Sheet, blocks: readonly CellBlock[], fixPlainText = true): void {
+  const some = blocks.filter((b) => b.cells.length > 0 && b.cells[0].length > 0);
+  if (some.length === 0) return;
+  if (
+    fixPlainText &&
+    !plainTextCellsAreSafe() &&
+    some.some((b) => b.cells.some((r) => r.some(isQuotedText)))
+  ) {
+    automaticUnderText(sheet, some);
+  }
+  for (const b of some) sheet.getRange(b.row, b.column, b.cells.length, b.cells[0].length).setValues(b.cells);
+}
+
+/** One block: `cells` into `range` (whose size they have). */
+export function setCells(range: Range, cells: CellInput[][]): void {
+  setCellBlocks(range.getSheet(), [{ row: range.getRow(), column: range.getColumn(), cells }]);
+}
+
+/** When this version's 初期設定 checked the 台帳's text formats (script property; null: not yet). */
+export const LEDGER_TEXT_PROPERTY = 'KICHO_LEDGER_TEXT';
+
+let cachedChecked: string | null | undefined;
+
+export function ledgerTextChecked(): string | null {
+  if (cachedChecked === undefined) {
+    cachedChecked = PropertiesService.getScriptProperties().getProperty(LEDGER_TEXT_PROPERTY);
+  }
+  return cachedChecked;
+}
+
+export function markLedgerTextChecked(): void {
+  cachedChecked = new Date().toISOString();
+  PropertiesService.getScriptProperties().setProperty(LEDGER_TEXT_PROPERTY, cachedChecked);
 }

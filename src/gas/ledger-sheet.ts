@@ -4,6 +4,7 @@
 
 import {
   columnWrites,
+  keyCellText,
   type LedgerRecord,
   type LedgerTable,
   parseLedger,
@@ -12,7 +13,7 @@ import {
 import { repairChanges, rowsMoved } from '../core/ledger-repair';
 import { SAFETY } from '../core/safety';
 import { SHEET } from '../core/schema';
-import { toCell } from './cells';
+import { ledgerTextChecked, setCellBlocks, toCell } from './cells';
 import { appendRecords, ensureSheet } from './workbook';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -30,11 +31,13 @@ export function readLedger(sheet: Sheet = ledgerSheet()): LedgerTable {
 const REPAIR_ROUNDS = 3;
 
 function writeBlocks(table: LedgerTable, changes: readonly RowChange[], sheet: Sheet): void {
-  for (const w of columnWrites(table, changes)) {
-    sheet
-      .getRange(w.firstRow, w.column, w.values.length, w.values[0].length)
-      .setValues(w.values.map((r) => r.map(toCell)));
-  }
+  const blocks = columnWrites(table, changes).map((w) => ({
+    row: w.firstRow,
+    column: w.column,
+    cells: w.values.map((r) => r.map(toCell)),
+  }));
+  // Values read and written back: before 初期設定's repair, leave an earlier version's '@' cells be.
+  setCellBlocks(sheet, blocks, ledgerTextChecked() !== null);
 }
 
 /** The キー column over the rows `table` was read from, as the sheet holds it now (one call). */
@@ -45,7 +48,7 @@ function keysNow(table: LedgerTable, sheet: Sheet): unknown[] {
   return sheet
     .getRange(2, col + 1, last - 1, 1)
     .getValues()
-    .map((r) => r[0]);
+    .map((r) => keyCellText(r[0]));
 }
 
 /**

@@ -3,7 +3,7 @@
  */
 import { headerIndex } from '../core/headers';
 import { RULE_CANDIDATE_HEADERS, SHEET } from '../core/schema';
-import { toCells } from './cells';
+import { type CellBlock, setCellBlocks, setCells, toCells } from './cells';
 import { appendHeaders, ensureRows, ensureSheet, formatHeaderRow } from './workbook';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -39,7 +39,7 @@ export function writeDiagnosisColumn(
 ): void {
   const col = headerIndex(header).get('診断');
   if (col === undefined || cells.length === 0) return;
-  sheet.getRange(2, col + 1, cells.length, 1).setValues(toCells(cells.map((c) => [c])));
+  setCells(sheet.getRange(2, col + 1, cells.length, 1), toCells(cells.map((c) => [c])));
 }
 
 /**
@@ -57,15 +57,17 @@ export function writeCandidateRows(
     .filter((c): c is number => c !== undefined)
     .sort((x, y) => x - y);
   ensureRows(sheet, rows.length + 1);
+  const blocks: CellBlock[] = [];
   let start = 0;
   for (let i = 1; i <= ours.length; i++) {
     if (i < ours.length && ours[i] === ours[i - 1] + 1) continue;
     const from = ours[start];
     const to = ours[i - 1];
     const block = rows.map((r) => Array.from({ length: to - from + 1 }, (_, k) => r[from + k] ?? ''));
-    sheet.getRange(2, from + 1, rows.length, to - from + 1).setValues(toCells(block));
+    blocks.push({ row: 2, column: from + 1, cells: toCells(block) });
     start = i;
   }
+  setCellBlocks(sheet, blocks);
 }
 
 /** 採用 as checkboxes down the sheet (idempotent; setup runs it again after people move columns). */

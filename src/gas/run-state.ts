@@ -3,6 +3,8 @@
  * last run saw (the lost-ledger guard), the last import window (the dry run's warning), and when the
  * last dry run was (初期設定's guide).
  */
+import { parseSelfTestRecord, type SelfTestRecord } from '../core/self-test';
+
 const LEDGER_ROWS = 'KICHO_LEDGER_ROWS';
 const LAST_WINDOW = 'KICHO_LAST_WINDOW';
 const LAST_DRY_RUN = 'KICHO_LAST_DRY_RUN';
@@ -29,4 +31,15 @@ export function lastDryRun(): string | null {
 
 export function recordDryRun(): void {
   PropertiesService.getScriptProperties().setProperty(LAST_DRY_RUN, new Date().toISOString());
+}
+
+/** The last 本番前チェック's outcome (DESIGN §7 KICHO_SELF_TEST); null when none has run. */
+const SELF_TEST = 'KICHO_SELF_TEST';
+
+export function readSelfTest(): SelfTestRecord | null {
+  return parseSelfTestRecord(PropertiesService.getScriptProperties().getProperty(SELF_TEST));
+}
+
+export function recordSelfTest(record: SelfTestRecord): void {
+  PropertiesService.getScriptProperties().setProperty(SELF_TEST, JSON.stringify(record));
 }

@@ -76,3 +76,20 @@ export function installReceivablesTrigger(wanted: boolean): FixedTriggerOutcome 
       .create();
   });
 }
+
+/** What this account sees of the schedule (本番前チェック): its own triggers and what setup recorded. */
+export function scheduleTriggerState(): {
+  mine: number;
+  me: string;
+  owner: string | null;
+  interval: number | null;
+} {
+  const props = PropertiesService.getScriptProperties();
+  const interval = Number(props.getProperty(INTERVAL));
+  return {
+    mine: ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === SCHEDULE_HANDLER).length,
+    me: Session.getEffectiveUser().getEmail(),
+    owner: props.getProperty(OWNER),
+    interval: Number.isFinite(interval) && interval > 0 ? interval : null,
+  };
+}

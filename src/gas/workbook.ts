@@ -1,5 +1,5 @@
 import { headerIndex } from '../core/headers';
-import { toCells } from './cells';
+import { setCells, toCells } from './cells';
 
 /**
  * Thin adapter over SpreadsheetApp for whole-sheet work. One read or one write per call:
@@ -86,7 +86,7 @@ export function prependRecords(
   const rows = rowsUnderHeaders(sheet, records);
   if (rows.length === 0) return;
   sheet.insertRowsBefore(2, rows.length);
-  sheet.getRange(2, 1, rows.length, rows[0].length).setValues(toCells(rows));
+  setCells(sheet.getRange(2, 1, rows.length, rows[0].length), toCells(rows));
   const last = sheet.getLastRow();
   if (last - 1 > keep) sheet.deleteRows(keep + 2, last - 1 - keep);
 }
@@ -96,7 +96,7 @@ export function appendRows(sheet: Sheet, rows: unknown[][]): void {
   if (rows.length === 0) return;
   const first = sheet.getLastRow() + 1;
   ensureRows(sheet, first + rows.length - 1);
-  sheet.getRange(first, 1, rows.length, rows[0].length).setValues(toCells(rows));
+  setCells(sheet.getRange(first, 1, rows.length, rows[0].length), toCells(rows));
 }
 
 /**
@@ -111,5 +111,5 @@ export function replaceDataRows(name: string, records: ReadonlyArray<Record<stri
   const rows = rowsUnderHeaders(sheet, records);
   if (rows.length === 0) return;
   ensureRows(sheet, rows.length + 1);
-  sheet.getRange(2, 1, rows.length, rows[0].length).setValues(toCells(rows));
+  setCells(sheet.getRange(2, 1, rows.length, rows[0].length), toCells(rows));
 }

@@ -1,7 +1,7 @@
 /**
- * How the 台帳 looks to the people who read it: state colours, the 操作 dropdown, plain-text
- * columns, and a warning before anyone edits a column the system owns. Idempotent: setup() may run
- * it again after people moved columns.
+ * How the 台帳 looks to the people who read it: state colours, the 操作 dropdown, and a warning
+ * before anyone edits a column the system owns. Idempotent: setup() may run it again after people
+ * moved columns.
  */
 import { headerIndex } from '../core/headers';
 import { PEOPLE_COLUMNS } from '../core/schema';
@@ -17,9 +17,6 @@ const STATE_COLOURS: ReadonlyArray<readonly [state: string, background: string, 
   ['除外', '#eeeeee', '#666666'],
 ];
 
-/** Columns whose content must stay exactly as written (ids, keys, outside text). */
-const TEXT_COLUMNS = ['キー', '明細ID', '摘要', 'MF仕訳ID', '指紋', '取引日'];
-
 const PROTECTION_NOTE = 'kicho: システムが書き込む列です';
 
 export function formatLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
@@ -30,10 +27,9 @@ export function formatLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
   sheet.setFrozenRows(1);
   sheet.getRange(1, 1, 1, width).setFontWeight('bold').setBackground('#f3f3f3');
 
-  for (const header of TEXT_COLUMNS) {
-    const col = columns.get(header);
-    if (col !== undefined) sheet.getRange(2, col + 1, rows, 1).setNumberFormat('@');
-  }
+  // Text columns keep the automatic format: text is written with a leading apostrophe, which forces
+  // text and is not stored only there (documented); in '@' cells it may stay (src/gas/cells.ts).
+  // Earlier versions formatted キー, 明細ID, 摘要, MF仕訳ID, 指紋 and 取引日 '@': setup repairs that.
 
   const amount = columns.get('金額');
   if (amount !== undefined) sheet.getRange(2, amount + 1, rows, 1).setNumberFormat('#,##0');

@@ -9,6 +9,7 @@ export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]
   ['CSVを取り込む', 'openCsvImport'],
   ['判定する', 'classifyPending'],
   ['ドライラン', 'dryRun'],
+  ['本番前チェック', 'selfTest'],
   ['登録を実行', 'postApproved'],
   ['照合する', 'reconcile'],
   ['要確認を開く', 'openReview'],

@@ -7,7 +7,7 @@ import { kichoWorld, OWNER, records } from '../helpers/kicho';
 
 const browser = sharedBrowser();
 
-test('the guide shows what is done, adds example rules on request, and counts the dry run', async () => {
+test('the guide shows what is done, adds example rules on request, runs 本番前チェック, and counts the dry run', async () => {
   const w = kichoWorld();
   const server = await new DialogServer(w.emu, OWNER).start();
   try {
@@ -20,6 +20,7 @@ test('the guide shows what is done, adds example rules on request, and counts th
     assert.equal(await step('connect').getAttribute('class'), 'done', 'kichoWorld is connected');
     assert.equal(await step('window').getAttribute('class'), 'done');
     assert.equal(await step('rules').getAttribute('class'), '');
+    assert.equal(await step('selftest').getAttribute('class'), '');
     assert.equal(await step('dryrun').getAttribute('class'), '');
     await screenshot(page, 'setup-guide');
 
@@ -38,6 +39,13 @@ test('the guide shows what is done, adds example rules on request, and counts th
     await settled(page);
     assert.match(await page.locator('#status').innerText(), /ルールはもうあります/);
     assert.equal(records(w.emu, 'ルール').length, rules.length, 'never added twice');
+
+    // 本番前チェック from the guide: it runs (and opens its own dialog); the step is then done.
+    await step('selftest').locator('button[data-fn="selfTest"]').click();
+    await settled(page);
+    assert.ok(server.calls.some((c) => c.fn === 'selfTest' && c.result.status === 'ok'));
+    assert.equal(await step('selftest').getAttribute('class'), 'done');
+    assert.match(await step('selftest').innerText(), /に合格しました/);
 
     w.run('dryRun');
     await page.reload();

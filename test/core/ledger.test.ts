@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { columnWrites, indexByKey, parseLedger } from '../../src/core/ledger';
+import { columnWrites, indexByKey, keyCellText, parseLedger } from '../../src/core/ledger';
 import { LEDGER_HEADERS } from '../../src/core/schema';
 
 function sheet(rows: Record<string, unknown>[], headers: readonly string[] = LEDGER_HEADERS): unknown[][] {
@@ -93,4 +93,31 @@ test('columnWrites bridges gaps through system columns only, never through a col
   const block = writes[1].values[0];
   assert.equal(block[0], 'J');
   assert.equal(block[col('初回検知') - col('MF仕訳ID')], 'T0', 'written back as read');
+});
+
+describe('reading a 台帳 an earlier version wrote into plain-text cells', () => {
+  test('keys, ids, states and timestamps read past leading apostrophes; free text is read as it is', () => {
+    const header = ['キー', '状態', '取引日', '摘要', '明細ID', '指紋', '更新日時', 'メモ'];
+    const table = parseLedger([
+      header,
+      [
+        "'mf:a%2F",
+        "'送信待ち",
+        "''2026-01-08",
+        "''ﾃｽｳﾘﾖｳ",
+        "'a%2F",
+        "'abc",
+        "'2026-11-30T00:00:00Z",
+        "'メモ",
+      ],
+    ]);
+    const r = table.rows[0].record;
+    assert.deepEqual(
+      [r.キー, r.状態, r.取引日, r.明細ID, r.指紋, r.更新日時],
+      ['mf:a%2F', '送信待ち', '2026-01-08', 'a%2F', 'abc', '2026-11-30T00:00:00Z'],
+    );
+    assert.equal(r.摘要, "''ﾃｽｳﾘﾖｳ");
+    assert.equal(r.メモ, "'メモ");
+    assert.equal(keyCellText("''mf:b"), 'mf:b');
+  });
 });

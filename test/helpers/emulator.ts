@@ -1,9 +1,11 @@
 /** Test helpers: an emulator over the built bundle, or over a small fixture script. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { Emulator } from '../../sim/gas/index';
+import { sheetsOptions, sheetsWorldFromEnv } from '../../sim/gas/switches';
 import type { WorldOptions } from '../../sim/gas/world';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -11,7 +13,23 @@ export const DIST = path.join(ROOT, 'dist');
 
 /** The shipped bundle (dist/, built by `npm test` before the tests run). */
 export function bundleEmulator(options: WorldOptions = {}): Emulator {
-  return new Emulator({ bundleDir: DIST, ...options });
+  return new Emulator({ bundleDir: DIST, ...sheetsOptions(sheetsWorldFromEnv()), ...options });
+}
+
+let previous: string | undefined;
+
+/**
+ * The bundle of the version before issue 13 (test/fixtures/kicho-daf53d4), unpacked into a temporary
+ * folder once per process: the code that wrote the 台帳s this version must keep working with.
+ */
+export function previousBundleDir(): string {
+  if (previous) return previous;
+  const from = path.join(ROOT, 'test', 'fixtures', 'kicho-daf53d4');
+  const dir = mkdtempSync(path.join(tmpdir(), 'kicho-previous-'));
+  writeFileSync(path.join(dir, 'Code.js'), gunzipSync(readFileSync(path.join(from, 'Code.js.gz'))));
+  copyFileSync(path.join(from, 'appsscript.json'), path.join(dir, 'appsscript.json'));
+  previous = dir;
+  return dir;
 }
 
 /** An emulator whose "project" is `code` (plus optional HTML files), for testing the emulator itself. */

@@ -3,6 +3,7 @@
  * in-process for both MF hosts, API-key mode configured in script properties, setup() done.
  */
 import { Emulator, type ExecutionResult, type WorldOptions } from '../../sim/gas/index';
+import { sheetsOptions, sheetsWorldFromEnv } from '../../sim/gas/switches';
 import { FakeMf, type FakeMfOptions, TEST_API_KEY } from '../../sim/mf/fake-mf';
 import { TEST_OFFICE_CODE } from '../../sim/mf/seed';
 import { addRules, EXAMPLE_RULES, editLedger, records as recordsOf, setSetting } from '../../sim/person';
@@ -40,6 +41,8 @@ export function kichoWorld(
     bundleDir: DIST,
     owner: OWNER,
     start: '2026-11-30T09:00:00+09:00',
+    // The Sheets world a test run was started in (KICHO_SHEETS; scripts/run-tests.mjs runs each).
+    ...sheetsOptions(sheetsWorldFromEnv()),
     ...worldOptions,
   });
   const mf = new FakeMf({ seed: 1, ...options, now: () => emu.world.clock.now() });

@@ -58,7 +58,22 @@ describe('coerceUserEntered: strings', () => {
     assert.deepEqual(c("'TRUE"), { value: 'TRUE' });
     assert.deepEqual(c("''x"), { value: "'x" });
     assert.deepEqual(c("'"), { value: '' });
-    assert.deepEqual(c("'2026-10-01", { numberFormat: '@' }), { value: '2026-10-01' });
+  });
+
+  it("in an '@' cell keeps the apostrophe as a character by default, strips it when switched", () => {
+    // Undocumented either way (reference/gas-platform.md §2.4); 'kept' is the default world.
+    assert.deepEqual(c("'2026-10-01", { numberFormat: '@' }), { value: "'2026-10-01" });
+    assert.deepEqual(c("'mf:abc", { numberFormat: '@', plainTextApostrophe: 'kept' }), { value: "'mf:abc" });
+    assert.deepEqual(c("'=1+2", { numberFormat: '@', plainTextApostrophe: 'kept' }), { value: "'=1+2" });
+    assert.deepEqual(c("'2026-10-01", { numberFormat: '@', plainTextApostrophe: 'stripped' }), {
+      value: '2026-10-01',
+    });
+    assert.deepEqual(c("'=1+2", { numberFormat: '@', plainTextApostrophe: 'stripped' }), { value: '=1+2' });
+    // The automatic format strips it in both worlds (documented).
+    assert.deepEqual(c("'007", { plainTextApostrophe: 'kept' }), { value: '007' });
+    assert.deepEqual(c("'007", { numberFormat: '0.###############', plainTextApostrophe: 'kept' }), {
+      value: '007',
+    });
   });
 
   it('turns =... into a formula with an evaluated value', () => {
@@ -168,6 +183,18 @@ describe('coerceUserEntered: strings', () => {
       'MF-ID:12345',
     ];
     for (const s of text) assert.deepEqual(c(s), { value: s }, s);
+  });
+
+  it('counts a leading apostrophe toward the limit by default; not when switched (undocumented)', () => {
+    const text = 'x'.repeat(50_000);
+    assert.throws(() => c(`'${text}`), /more than the maximum of 50000/);
+    assert.deepEqual(c(`'${text}`, { cellLimitCountsApostrophe: false }), { value: text });
+    assert.throws(() => c(`'x${text}`, { cellLimitCountsApostrophe: false }), /more than the maximum/);
+  });
+
+  it('the counterfactual automaticApostrophe: kept keeps it even in the automatic format', () => {
+    assert.deepEqual(c("'mf:a", { automaticApostrophe: 'kept' }), { value: "'mf:a" });
+    assert.deepEqual(c("'mf:a"), { value: 'mf:a' });
   });
 
   it('enforces the 50,000-character cell limit', () => {

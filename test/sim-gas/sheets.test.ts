@@ -56,6 +56,29 @@ describe('values are stored as if typed (USER_ENTERED)', () => {
       { plainTextStopsFormulas: true },
     ));
 
+  test("an apostrophe written into an '@' cell: kept as a character by default, stripped when switched", () => {
+    const write = `${SH} sh.getRange('A1:B1').setNumberFormat('@'); sh.getRange('A1:C1').setValues([["'mf:1", "'=1+2", "'007"]])`;
+    const read = `${SH} sh.getRange('A1:C1').getValues()[0]`;
+    withExec((ev) => {
+      ev(write);
+      // C1 is in the automatic format: stripped in every world (documented).
+      assert.deepEqual(ev(read), ["'mf:1", "'=1+2", '007']);
+    });
+    withExec(
+      (ev) => {
+        ev(write);
+        assert.deepEqual(ev(read), ['mf:1', '=1+2', '007']);
+      },
+      { plainTextApostrophe: 'stripped' },
+    );
+  });
+
+  test('cellLimitCountsApostrophe: false lets a quoted 50,000-character text in (refused by default)', () => {
+    const write = `${SH} try { sh.getRange('A1').setValues([["'" + new Array(50001).join('x')]]); 'ok' } catch (e) { e.message }`;
+    withExec((ev) => assert.match(String(ev(write)), /maximum of 50000 characters/));
+    withExec((ev) => assert.equal(ev(write), 'ok'), { cellLimitCountsApostrophe: false });
+  });
+
   test('display values follow number formats', () =>
     withExec((ev) => {
       ev(

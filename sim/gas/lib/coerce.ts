@@ -7,6 +7,8 @@ import { fromZonedParts, getZonedParts, MONTHS, utcMs } from './format-date';
 
 export type CellValue = string | number | boolean | Date; // '' is an empty cell
 
+export type PlainTextApostrophe = 'kept' | 'stripped';
+
 /** numberFormat: a format Sheets sets automatically (dates, percent, currency) when the cell has none. */
 export interface Stored {
   value: CellValue;
@@ -21,6 +23,20 @@ export interface CoerceOptions {
   timeZone: string;
   /** Undocumented: whether an `@` (plain text) format also stops `=` from starting a formula. */
   plainTextStopsFormulas: boolean;
+  /**
+   * Undocumented: what a leading apostrophe typed into a cell already formatted `@` does — 'kept' as a
+   * character of the text (default here, the answer that breaks a writer relying on it), or 'stripped'
+   * as in a cell of the automatic format (reference/gas-platform.md §2.4, corrected).
+   */
+  plainTextApostrophe?: PlainTextApostrophe;
+  /**
+   * What the apostrophe does in a cell of the automatic format: 'stripped' (default) is what Google
+   * documents; 'kept' is a counterfactual world where that fails, so that a test can show 本番前チェック
+   * notices it and kicho refuses to import or post there.
+   */
+  automaticApostrophe?: PlainTextApostrophe;
+  /** Undocumented: whether a leading apostrophe counts toward the 50,000-character limit (default yes). */
+  cellLimitCountsApostrophe?: boolean;
   /**
    * NaN / ±Infinity: 'throw' (default) or 'error-value', which stores Sheets' `#NUM!` as some reports
    * say setValue(NaN) does. Unverified either way.
@@ -53,13 +69,19 @@ export function coerceUserEntered(input: unknown, opts: CoerceOptions): Stored {
     return { value: new Date(input.getTime()) };
   }
   const s = typeof input === 'string' ? input : String(input);
-  if (s.length > MAX_CELL_CHARS) throw new Error(TOO_LONG);
+  const prefix = s.startsWith("'") && opts.cellLimitCountsApostrophe === false ? 1 : 0;
+  if (s.length - prefix > MAX_CELL_CHARS) throw new Error(TOO_LONG);
   return coerceString(s, opts);
 }
 
 function coerceString(s: string, opts: CoerceOptions): Stored {
-  // A leading apostrophe marks the rest as text and is not part of the stored value.
-  if (s.startsWith("'")) return { value: s.slice(1) };
+  // A leading apostrophe marks the rest as text and is not part of the stored value (documented for the
+  // automatic format); in an '@' cell it may instead be kept as a character (the switch).
+  if (s.startsWith("'")) {
+    if (opts.numberFormat === '@' && (opts.plainTextApostrophe ?? 'kept') === 'kept') return { value: s };
+    if (opts.numberFormat !== '@' && opts.automaticApostrophe === 'kept') return { value: s };
+    return { value: s.slice(1) };
+  }
   if (s.length > 1 && s.startsWith('=')) {
     if (opts.numberFormat === '@' && opts.plainTextStopsFormulas) return { value: s };
     return { value: evaluateFormula(s), formula: s };

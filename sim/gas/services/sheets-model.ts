@@ -6,7 +6,7 @@
 
 import { GAS_MESSAGES, GasError } from '../errors';
 import { CHART_IDS_PER_SHEET } from '../lib/charts';
-import { type CellValue, coerceUserEntered } from '../lib/coerce';
+import { type CellValue, coerceUserEntered, type PlainTextApostrophe } from '../lib/coerce';
 
 /** A rectangle on one sheet, 1-based. The guest holds these and sends them back. */
 export interface RangeRef {
@@ -191,6 +191,8 @@ export interface SpreadsheetInit {
   owner: string;
   editors: string[];
   plainTextStopsFormulas: boolean;
+  plainTextApostrophe: PlainTextApostrophe;
+  cellLimitCountsApostrophe: boolean;
 }
 
 export class SpreadsheetModel {
@@ -200,6 +202,11 @@ export class SpreadsheetModel {
   readonly owner: string;
   readonly editors: string[];
   plainTextStopsFormulas: boolean;
+  plainTextApostrophe: PlainTextApostrophe;
+  /** Whether a leading apostrophe counts toward the 50,000-character cell limit (undocumented). */
+  cellLimitCountsApostrophe: boolean;
+  /** 'kept' only in a test's counterfactual world (coerce.ts CoerceOptions.automaticApostrophe). */
+  automaticApostrophe: PlainTextApostrophe = 'stripped';
   writeThrough = false;
   sheets: SheetModel[] = [];
   protections: ProtectionSpec[] = [];
@@ -213,6 +220,8 @@ export class SpreadsheetModel {
     this.owner = init.owner;
     this.editors = init.editors;
     this.plainTextStopsFormulas = init.plainTextStopsFormulas;
+    this.plainTextApostrophe = init.plainTextApostrophe;
+    this.cellLimitCountsApostrophe = init.cellLimitCountsApostrophe;
     this.addSheet('シート1');
   }
 
@@ -328,6 +337,9 @@ export class SpreadsheetModel {
       numberFormat: sheet.meta(r, c)?.numberFormat,
       timeZone: this.timeZone,
       plainTextStopsFormulas: this.plainTextStopsFormulas,
+      plainTextApostrophe: this.plainTextApostrophe,
+      cellLimitCountsApostrophe: this.cellLimitCountsApostrophe,
+      automaticApostrophe: this.automaticApostrophe,
     });
   }
 

@@ -67,10 +67,15 @@ function checkDimensions(ref: RangeRef, data: unknown): unknown[][] {
   return data as unknown[][];
 }
 
-function checkCellLengths(data: unknown[][]): void {
+/** Refuses the whole write when a cell is too long; whether a quote prefix counts is a switch. */
+function checkCellLengths(ctx: ServiceContext, data: unknown[][]): void {
+  const prefixCounts = book(ctx).cellLimitCountsApostrophe;
   for (const row of data) {
-    for (const v of row)
-      if (typeof v === 'string' && v.length > CELL_LIMIT) throw new GasError(GAS_MESSAGES.cellTooLong);
+    for (const v of row) {
+      if (typeof v !== 'string') continue;
+      const length = !prefixCounts && v.startsWith("'") ? v.length - 1 : v.length;
+      if (length > CELL_LIMIT) throw new GasError(GAS_MESSAGES.cellTooLong);
+    }
   }
 }
 
@@ -219,7 +224,7 @@ export const SHEETS_SERVICE: ServiceTable = {
   appendRow: method('write', (ctx, sh: number, values: unknown[]) => {
     if (!Array.isArray(values))
       throw new GasError("The parameters (String) don't match the method signature.");
-    checkCellLengths([values]);
+    checkCellLengths(ctx, [values]);
     writeSheet(ctx, sh, { type: 'append', sh, values });
   }),
   insertRowsAfter: method('write', (ctx, sh: number, after: number, n: number) => {
@@ -324,7 +329,7 @@ export const SHEETS_SERVICE: ServiceTable = {
   // Range writes
   setValues: method('write', (ctx, ref: RangeRef, data: unknown[][] | { fill: unknown }) => {
     const values = expand(ref, data);
-    checkCellLengths(values);
+    checkCellLengths(ctx, values);
     write(ctx, ref, { type: 'values', ref, values });
   }),
   setFormulas: method('write', (ctx, ref: RangeRef, data: string[][] | { fill: string }) =>
