@@ -88,7 +88,8 @@ export const DIFFERENCES = {
     kind: 'behaviour',
     summary:
       "The trial balance's figures are computed from the fake's books: our grouping of accounts into statement items, the term's opening journal (and anything before start_date) as opening_balance, a range must lie inside one term.",
-    evidence: '[I] the document gives the shape, the columns, that zero rows are left out and unrealized journals are not counted [D]; the rest is unpublished',
+    evidence:
+      '[I] the document gives the shape, the columns, that zero rows are left out and unrealized journals are not counted [D]; the rest is unpublished',
   },
   'memo-stamp': {
     kind: 'behaviour',

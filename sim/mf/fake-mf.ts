@@ -4,6 +4,7 @@
 
 import { type AuthMode, AuthServer, type ClientAuthMethod, type OAuthClient } from './auth';
 import type { ApiSettings } from './context';
+import { formatTimestamp } from './dates';
 import { errorResponse, Messages } from './errors';
 import {
   type FaultHandle,
@@ -15,7 +16,6 @@ import {
   type RateLimit,
   RateLimiter,
 } from './faults';
-import { formatTimestamp } from './dates';
 import { IdFactory } from './ids';
 import { renderJournal } from './journal-view';
 import { Random } from './random';

@@ -7,9 +7,16 @@
 // by name and their closing_balance, asked from a period's first day.
 
 import type { ApiContext } from './context';
-import { ApiError, jsonResponse } from './errors';
 import { addDays } from './dates';
-import type { Account, AccountingPeriod, HttpResponse, JournalRecord, JournalType, StoredSide } from './types';
+import { ApiError, jsonResponse } from './errors';
+import type {
+  Account,
+  AccountingPeriod,
+  HttpResponse,
+  JournalRecord,
+  JournalType,
+  StoredSide,
+} from './types';
 
 const JOURNAL_TYPES: readonly JournalType[] = ['journal_entry', 'adjusting_entry'];
 export const TB_COLUMNS = ['opening_balance', 'debit_amount', 'credit_amount', 'closing_balance', 'ratio'];
@@ -27,7 +34,6 @@ interface TbRow {
   values: (number | null)[];
   rows: TbRow[] | null;
 }
-
 
 /** Statement items an account's category belongs to: [section item, group item] (our grouping [I]). */
 const ITEMS: Readonly<Record<string, readonly [string, string]>> = {
@@ -55,10 +61,9 @@ function monthRange(period: AccountingPeriod, month: number): { from: string; to
   for (let first = `${period.start_date.slice(0, 8)}01`; first <= period.end_date; first = nextMonth(first)) {
     if (Number(first.slice(5, 7)) !== month) continue;
     const last = addDays(nextMonth(first), -1);
-    return {
-      from: first < period.start_date ? period.start_date : first,
-      to: last > period.end_date ? period.end_date : last,
-    };
+    // Dates as text compare in calendar order; a term may begin or end inside a month.
+    const [from, to] = [[first, period.start_date].sort()[1], [last, period.end_date].sort()[0]];
+    return { from, to };
   }
   throw tbError('invalid_query_parameter_value', TB_MESSAGES.months);
 }
@@ -138,7 +143,9 @@ export function trialBalanceBs(ctx: ApiContext): HttpResponse {
   const { store } = ctx;
   const leaf = ctx.settings.trialBalanceLeafRows === 'null' ? null : [];
 
-  const bsAccounts = store.accounts.filter((a) => ['ASSET', 'LIABILITY', 'CAPITAL'].includes(a.account_group));
+  const bsAccounts = store.accounts.filter((a) =>
+    ['ASSET', 'LIABILITY', 'CAPITAL'].includes(a.account_group),
+  );
   const byAccount = new Map<string, Totals>();
   const bySub = new Map<string, Totals>();
   const add = (side: StoredSide, field: 'debit' | 'credit', opening: boolean, debitSide: boolean) => {
@@ -214,7 +221,12 @@ export function trialBalanceBs(ctx: ApiContext): HttpResponse {
         values: [...total(accounts), null],
         rows: accounts,
       }));
-      return { name: outer, type: 'financial_statement_item', values: [...total(innerRows), null], rows: innerRows };
+      return {
+        name: outer,
+        type: 'financial_statement_item',
+        values: [...total(innerRows), null],
+        rows: innerRows,
+      };
     });
     return { name, type, values: [...total(outerRows), null], rows: outerRows };
   };
@@ -225,10 +237,7 @@ export function trialBalanceBs(ctx: ApiContext): HttpResponse {
   const right: TbRow = {
     name: '負債・純資産の部合計',
     type: 'liabilities_net_assets',
-    values: [
-      ...[0, 1, 2, 3].map((i) => Number(liabilities.values[i]) + Number(netAssets.values[i])),
-      null,
-    ],
+    values: [...[0, 1, 2, 3].map((i) => Number(liabilities.values[i]) + Number(netAssets.values[i])), null],
     rows: [liabilities, netAssets],
   };
   // 構成比: each row's closing balance as a share of its side's total, null when the total is 0 [D].

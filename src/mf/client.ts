@@ -437,7 +437,8 @@ export class MfClient {
       });
       return { kind: 'rejected', status: res.status, code: error.code, message: error.message, explanation };
     }
-    if (res.status >= 500) return { kind: 'unknown', reason: Msg.server(res.status, this.errorInfo(res).code) };
+    if (res.status >= 500)
+      return { kind: 'unknown', reason: Msg.server(res.status, this.errorInfo(res).code) };
     return { kind: 'unknown', reason: Msg.badAnswer(res.status) };
   }
 

@@ -87,15 +87,24 @@ describe('GET /reports/trial_balance_bs', () => {
     const after = ask();
     const closing = (rows: Row[], a: string, s?: string) =>
       Number((s ? sub(rows, a, s) : account(rows, a))?.values[CLOSING] ?? 0);
-    assert.equal(closing(after, '未払金', '三井住友カード') - closing(before, '未払金', '三井住友カード'), 7_345);
-    assert.equal(closing(after, '普通預金', '三井住友銀行') - closing(before, '普通預金', '三井住友銀行'), -5_000);
+    assert.equal(
+      closing(after, '未払金', '三井住友カード') - closing(before, '未払金', '三井住友カード'),
+      7_345,
+    );
+    assert.equal(
+      closing(after, '普通預金', '三井住友銀行') - closing(before, '普通預金', '三井住友銀行'),
+      -5_000,
+    );
     assert.equal(closing(after, '現金') - closing(before, '現金'), 0);
     // A later start date carries what came before it into opening_balance.
     const may = client.get(`${TB}?start_date=2026-05-15&end_date=2026-05-31&with_sub_accounts=true`).json
       .rows as Row[];
     const card = sub(may, '未払金', '三井住友カード');
     assert.ok(card);
-    assert.equal(Number(card.values[0]) + Number(card.values[2]) - Number(card.values[1]), card.values[CLOSING]);
+    assert.equal(
+      Number(card.values[0]) + Number(card.values[2]) - Number(card.values[1]),
+      card.values[CLOSING],
+    );
     assert.equal(card.values[CLOSING], closing(after, '未払金', '三井住友カード'));
   });
 
@@ -119,7 +128,12 @@ describe('GET /reports/trial_balance_bs', () => {
       'invalid_query_parameter_value',
       TB_MESSAGES.months,
     );
-    assertError(client.get(`${TB}?fiscal_year=2030`), 400, 'invalid_query_parameter_value', TB_MESSAGES.months);
+    assertError(
+      client.get(`${TB}?fiscal_year=2030`),
+      400,
+      'invalid_query_parameter_value',
+      TB_MESSAGES.months,
+    );
   });
 });
 
