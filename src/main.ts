@@ -17,6 +17,13 @@ import {
   saveOAuthClient,
 } from './app/connection';
 import { dryRun } from './app/dry-run';
+import {
+  auditDuplicates,
+  auditDuplicatesFor,
+  duplicateAuditInit,
+  openDuplicateAudit,
+} from './app/duplicate-audit';
+import { deleteDuplicates, openDuplicateDeletion } from './app/duplicate-delete';
 import { openHelp } from './app/help';
 import { csvDialogInit, csvImportFile, csvPreview, importCsv, openCsvImport } from './app/import-csv';
 import { importTransactions } from './app/import-transactions';
@@ -72,3 +79,10 @@ global.openCsvImport = guarded('CSVの取込', true, openCsvImport);
 global.csvDialogInit = guarded('CSVの取込', false, csvDialogInit);
 global.csvPreview = guarded('CSVの取込', false, csvPreview);
 global.csvImportFile = csvImportFile;
+// 重複点検 and 重複を削除 (issue 16); deleteDuplicates is only ever called by the confirmation dialog.
+global.auditDuplicates = auditDuplicates;
+global.openDuplicateAudit = guarded('重複点検', true, openDuplicateAudit);
+global.duplicateAuditInit = guarded('重複点検', false, duplicateAuditInit);
+global.auditDuplicatesFor = auditDuplicatesFor;
+global.openDuplicateDeletion = guarded('重複を削除', true, openDuplicateDeletion);
+global.deleteDuplicates = deleteDuplicates;

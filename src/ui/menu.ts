@@ -13,6 +13,8 @@ export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]
   ['照合する', 'reconcile'],
   ['要確認を開く', 'openReview'],
   ['売掛金チェック', 'checkReceivables'],
+  ['重複点検', 'openDuplicateAudit'],
+  ['重複を削除', 'openDuplicateDeletion'],
   ['台帳を復元', 'restoreLedgerFromMf'],
   ['設定を編集', 'openSettings'],
   ['自動実行の設定', 'openAutoRun'],

@@ -303,6 +303,7 @@ export function recoverDeletions(input: DeletionInput): DeletionSummary {
   if (stale.length === 0) return summary;
   const outcomes = new Map<string, Partial<DuplicateRecord>>();
   const expected = new Map<string, { 状態: string; 更新日時: string }>();
+  const idOf = new Map(stale.map((r) => [canonical(String(r.record.仕訳ID)), String(r.record.仕訳ID)]));
   const at = input.clock.iso();
   const shown = input.clock.stamp();
   for (const r of stale) {
@@ -332,7 +333,7 @@ export function recoverDeletions(input: DeletionInput): DeletionSummary {
     summary.recovered = done.written.size;
     for (const cid of done.written) {
       const o = outcomes.get(cid);
-      if (o?.状態 === DELETE_STATE.deleted) summary.deleted.push(cid);
+      if (o?.状態 === DELETE_STATE.deleted) summary.deleted.push(idOf.get(cid) ?? cid);
       else summary.stillThere++;
     }
     summary.ledgerExcluded += done.excluded;
@@ -395,7 +396,7 @@ export function deleteDuplicates(input: DeletionInput, token: string): DeletionS
           結果: DELETE_MSG.absent(input.clock.stamp()),
           更新日時: now,
         });
-        summary.absent.push(cid);
+        summary.absent.push(p.journalId);
         continue;
       }
       if (!journal || !unchangedJournal(journal, p.record)) {
@@ -467,7 +468,7 @@ export function deleteDuplicates(input: DeletionInput, token: string): DeletionS
           結果: DELETE_MSG.deleted(input.who, input.clock.stamp()),
           更新日時: at,
         });
-        summary.deleted.push(cid);
+        summary.deleted.push(id);
         break;
       case 'absent':
         outcomes.set(cid, {
@@ -475,7 +476,7 @@ export function deleteDuplicates(input: DeletionInput, token: string): DeletionS
           結果: DELETE_MSG.absent(input.clock.stamp()),
           更新日時: at,
         });
-        summary.absent.push(cid);
+        summary.absent.push(id);
         break;
       case 'unknown':
         outcomes.set(cid, {

@@ -126,7 +126,8 @@ export function auditRecords(
         操作: prev?.操作 ?? '',
         メモ: prev?.メモ ?? '',
       };
-      if (prev && prev.状態 !== DELETE_STATE.none) for (const h of DELETE_COLUMNS) record[h] = prev[h];
+      // What a delete did (or found) stays with the journal's row, including "not deleted, confirm again".
+      if (prev) for (const h of DELETE_COLUMNS) record[h] = prev[h];
       placed.add(f.cid);
       out.push(record);
     }
