@@ -6,6 +6,7 @@
 import { authCallback } from './app/auth-callback';
 import { openAutoRun } from './app/auto-run';
 import { backupLedger } from './app/backup';
+import { checkBalances } from './app/balances';
 import { classifyPending } from './app/classify-pending';
 import {
   confirmDisconnect,
@@ -86,3 +87,4 @@ global.duplicateAuditInit = guarded('重複点検', false, duplicateAuditInit);
 global.auditDuplicatesFor = auditDuplicatesFor;
 global.openDuplicateDeletion = guarded('重複を削除', true, openDuplicateDeletion);
 global.deleteDuplicates = deleteDuplicates;
+global.checkBalances = checkBalances;

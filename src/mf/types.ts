@@ -30,6 +30,8 @@ export interface MfAccount {
   name: string;
   available: boolean;
   tax_id: MfId | null;
+  /** ASSET, LIABILITY, CAPITAL, REVENUE, EXPENSE or NONE (the document's AccountGroups). */
+  account_group?: string;
   sub_accounts: MfSubAccount[];
 }
 

@@ -15,6 +15,7 @@ export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]
   ['売掛金チェック', 'checkReceivables'],
   ['重複点検', 'openDuplicateAudit'],
   ['重複を削除', 'openDuplicateDeletion'],
+  ['残高照合', 'checkBalances'],
   ['台帳を復元', 'restoreLedgerFromMf'],
   ['設定を編集', 'openSettings'],
   ['自動実行の設定', 'openAutoRun'],
