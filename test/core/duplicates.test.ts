@@ -262,6 +262,26 @@ describe('findDuplicates: every kind, and what must not be grouped', () => {
     assert.match(g.check, /本当に2回なら両方「残す」/);
   });
 
+  test('two statement lines a day apart are a routine, not a pair; a hand copy a day apart still is', () => {
+    const a = journal({ transaction_id: 'TXR1', entered_by: 'JOURNAL_TYPE_DATA_LINKAGE', remark: 'ｽﾀｰﾊﾞﾂｸｽ' });
+    const b = journal({
+      transaction_id: 'TXR2',
+      entered_by: 'JOURNAL_TYPE_DATA_LINKAGE',
+      remark: 'ｽﾀｰﾊﾞﾂｸｽ',
+      transaction_date: '2026-05-11',
+    });
+    const c = journal({
+      transaction_id: 'TXR3',
+      entered_by: 'JOURNAL_TYPE_DATA_LINKAGE',
+      remark: 'ｽﾀｰﾊﾞﾂｸｽ',
+      transaction_date: '2026-05-12',
+    });
+    assert.deepEqual(groupsOf([a, b, c]), []);
+    const hand = journal({ remark: 'スターバックス', transaction_date: '2026-05-13' });
+    const [g] = groupsOf([a, b, c, hand]);
+    assert.ok(g.members.some((m) => m.facts.id === hand.id && m.proposal === PROPOSAL.delete));
+  });
+
   test('re-linked account: the two lines came in under different 口座 names', () => {
     const a = journal({ transaction_id: 'TXF', entered_by: 'JOURNAL_TYPE_DATA_LINKAGE' });
     const b = journal({ transaction_id: 'TXG', entered_by: 'JOURNAL_TYPE_DATA_LINKAGE' });

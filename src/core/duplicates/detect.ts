@@ -226,8 +226,15 @@ function findEdges(facts: readonly JournalFacts[], o: AuditOptions): Edge[] {
           a.txId !== b.txId &&
           [...a.debit, ...a.credit].every((l) => isOwn(l, own, ownAccountsOnly)) &&
           bothSides(a, b);
-        if (transfer) edges.push({ a: a.index, b: b.index, kind: 'transfer' });
-        else if (similarRemarks(a.text, b.text)) edges.push({ a: a.index, b: b.index, kind: 'same-content' });
+        if (transfer) {
+          edges.push({ a: a.index, b: b.index, kind: 'transfer' });
+          return;
+        }
+        // Two statement lines are compared on their own date only: a feed MF took in twice keeps the
+        // lines' dates, while ± days would chain a routine purchase (the same coffee every day) into one
+        // group. The days are for journals from different routes (typed by hand, a CSV, another app).
+        if (a.txId !== null && b.txId !== null && a.date !== b.date) return;
+        if (similarRemarks(a.text, b.text)) edges.push({ a: a.index, b: b.index, kind: 'same-content' });
       },
     );
   }
