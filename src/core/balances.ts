@@ -315,13 +315,19 @@ export function monthEndsBetween(start: string, end: string): string[] {
   }
 }
 
-/** The chart's block: one row per month end, one column per account, the differences. */
+/**
+ * The chart's block: one row per month end, one column per account that has a difference in some month
+ * (an account with no statement balance yet would only add an empty series).
+ */
 export function differenceSeries(
   records: readonly BalanceRecord[],
   monthEnds: readonly string[],
-  accounts: readonly string[],
+  names: readonly string[],
 ): (string | number)[][] {
   const byKey = new Map(records.map((r) => [keyOf(String(r.口座), String(r.月末)), r]));
+  const accounts = names.filter((a) =>
+    monthEnds.some((m) => typeof byKey.get(keyOf(a, m))?.差額 === 'number'),
+  );
   return [
     ['月末（差額のグラフ）', ...accounts.map((a) => `差額: ${a}`)],
     ...monthEnds.map((m) => [m, ...accounts.map((a) => byKey.get(keyOf(a, m))?.差額 ?? '')]),

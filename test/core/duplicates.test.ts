@@ -282,6 +282,41 @@ describe('findDuplicates: every kind, and what must not be grouped', () => {
     assert.ok(g.members.some((m) => m.facts.id === hand.id && m.proposal === PROPOSAL.delete));
   });
 
+  test('two lines of one CSV file are possibly genuine; the same line from two imports is proposed', () => {
+    const a = journal({
+      tags: [remoteTag('csv:a1')],
+      entered_by: 'JOURNAL_TYPE_EXTERNAL',
+      credit: SHINKIN,
+      remark: 'ﾀｸｼｰ',
+    });
+    const b = journal({
+      tags: [remoteTag('csv:a2')],
+      entered_by: 'JOURNAL_TYPE_EXTERNAL',
+      credit: SHINKIN,
+      remark: 'ﾀｸｼｰ',
+    });
+    const row = (key: string, id: string, at: string) => ({
+      rowNumber: 2,
+      record: ledgerRecord({ キー: key, 状態: '完了', MF仕訳ID: id, 口座: '信用金庫', 初回検知: at }),
+    });
+    const sameFile = groupsOf(
+      [a, b],
+      [row('csv:a1', a.id, '2026-05-11T00:00:00Z'), row('csv:a2', b.id, '2026-05-11T00:00:00Z')],
+    );
+    assert.equal(sameFile[0].possiblyGenuine, true);
+    assert.match(sameFile[0].cause, /同じ CSV に/);
+    const twoImports = groupsOf(
+      [a, b],
+      [row('csv:a1', a.id, '2026-05-11T00:00:00Z'), row('csv:a2', b.id, '2026-06-01T00:00:00Z')],
+    );
+    assert.equal(twoImports[0].possiblyGenuine, false);
+    assert.deepEqual(
+      twoImports[0].members.map((m) => m.proposal),
+      [PROPOSAL.keep, PROPOSAL.delete],
+    );
+    assert.match(twoImports[0].cause, /CSV の別々の取込/);
+  });
+
   test('re-linked account: the two lines came in under different 口座 names', () => {
     const a = journal({ transaction_id: 'TXF', entered_by: 'JOURNAL_TYPE_DATA_LINKAGE' });
     const b = journal({ transaction_id: 'TXG', entered_by: 'JOURNAL_TYPE_DATA_LINKAGE' });

@@ -51,7 +51,7 @@ function chronological(lines: readonly CsvLine[]): CsvLine[] {
 
 export const BALANCE_MSG = {
   missing: (b: { line: number; previousLine: number; expected: number; actual: number }) =>
-    `${b.line} 行目: 残高が合いません。${b.previousLine} 行目の残高にこの行の金額を足すと ${yen(b.expected)} ですが、CSV の残高は ${yen(b.actual)} です（差 ${yen(b.actual - b.expected)}）。この間に ${yen(Math.abs(b.actual - b.expected))}の${b.actual > b.expected ? '入金' : '出金'}の明細が抜けている可能性があります。銀行のサイトで期間を確かめて CSV を保存し直してください。`,
+    `${b.line} 行目: 残高が合いません。${b.previousLine} 行目の残高にこの行の金額を足すと ${yen(b.expected)}ですが、CSV の残高は ${yen(b.actual)}です（差 ${yen(b.actual - b.expected)}）。この間に ${yen(Math.abs(b.actual - b.expected))}の${b.actual > b.expected ? '入金' : '出金'}の明細が抜けている可能性があります。銀行のサイトで期間を確かめて CSV を保存し直してください。`,
   duplicated: (b: { line: number; previousLine: number }) =>
     `${b.line} 行目: ${b.previousLine} 行目と同じ明細で、残高が変わっていません。同じ明細が二重に入っている可能性があります（取り込むと台帳に 2 行できます。二重なら片方を「除外」にしてください）。`,
 } as const;

@@ -233,7 +233,7 @@ function findEdges(facts: readonly JournalFacts[], o: AuditOptions): Edge[] {
         // Two statement lines are compared on their own date only: a feed MF took in twice keeps the
         // lines' dates, while ± days would chain a routine purchase (the same coffee every day) into one
         // group. The days are for journals from different routes (typed by hand, a CSV, another app).
-        if (a.txId !== null && b.txId !== null && a.date !== b.date) return;
+        if (a.lineId !== null && b.lineId !== null && a.date !== b.date) return;
         if (similarRemarks(a.text, b.text)) edges.push({ a: a.index, b: b.index, kind: 'same-content' });
       },
     );
@@ -339,6 +339,13 @@ function describe(
         check: CHECK.transfer,
       };
     case 'same-content': {
+      if (genuine && members.every((m) => m.origin === 'kicho-csv')) {
+        return {
+          cause:
+            '同じ CSV に、同じ日・同じ金額・同じ摘要の行が別々にあり、それぞれ登録しています。本当に2回の取引かもしれません（銀行の CSV が同じ行を二重に出した可能性もあります）。',
+          check: CHECK.genuine,
+        };
+      }
       if (genuine) {
         const relinked = new Set(members.map((m) => m.ledgerAccount).filter((a) => a !== '')).size > 1;
         return {
@@ -387,9 +394,16 @@ export function findDuplicates(facts: readonly JournalFacts[], o: AuditOptions):
   const out: DuplicateGroup[] = [];
   for (const g of groups.values()) {
     const members = [...g.members].map((i) => facts[i]);
-    const lines = new Set(members.map((m) => m.txId).filter((t) => t !== null));
-    // Journals each from a statement line of its own, and nothing else ties them: maybe two real payments.
-    const genuine = g.kind === 'same-content' && lines.size >= 2;
+    const lines = new Set(members.map((m) => m.lineId).filter((t) => t !== null));
+    // Journals each from a statement line of its own (an MF line, or a CSV line of one file), and nothing
+    // else ties them: maybe two real payments. CSV lines of one source from different imports are a file
+    // taken in twice, not two lines.
+    const imports = new Map<string, Set<string>>();
+    for (const m of members)
+      if (m.origin === 'kicho-csv')
+        imports.set(m.ledgerAccount, (imports.get(m.ledgerAccount) ?? new Set()).add(m.importedAt));
+    const reimported = [...imports.values()].some((s) => s.size > 1);
+    const genuine = g.kind === 'same-content' && lines.size >= 2 && !reimported;
     const order = keepOrderFor(g.kind);
     const sorted = [...members].sort(order);
     const keeper = sorted[0];
@@ -400,7 +414,7 @@ export function findDuplicates(facts: readonly JournalFacts[], o: AuditOptions):
           ? genuine
             ? PROPOSAL.genuine
             : PROPOSAL.keep
-          : genuine && f.txId !== null
+          : genuine && f.lineId !== null
             ? PROPOSAL.genuine
             : PROPOSAL.delete,
     }));

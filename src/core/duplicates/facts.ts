@@ -99,6 +99,13 @@ export interface JournalFacts {
   referenced: boolean;
   /** 口座 of the 台帳 row of its statement line, when kicho imported that line. */
   ledgerAccount: string;
+  /**
+   * The statement line behind it, if any: the MF line's id, or for a CSV line its 台帳 key. Two journals
+   * of different lines may be two real payments; of one line, never.
+   */
+  lineId: string | null;
+  /** For a CSV line: when its row was imported (初回検知); rows of one import are lines of one file. */
+  importedAt: string;
 }
 
 /** Transfer prefixes and payment words banks put before the counterparty (compared after NFKC). */
@@ -213,12 +220,14 @@ export function auditable(j: AuditJournal): boolean {
 /** How the 台帳 ties rows to journals: by MF仕訳ID, by 明細ID, and (lazily) by the key's remote tag. */
 export class LedgerLinks {
   private readonly byJournal = new Map<string, string[]>();
+  private readonly byKey = new Map<string, LedgerRow>();
   private readonly byLine = new Map<string, LedgerRow[]>();
   private byTag: Map<string, string[]> | null = null;
 
   constructor(private readonly rows: readonly LedgerRow[]) {
     for (const r of rows) {
       const key = String(r.record.キー);
+      this.byKey.set(key, r);
       const journal = String(r.record.MF仕訳ID).trim();
       if (journal !== '') push(this.byJournal, canonical(journal), key);
       const line = String(r.record.明細ID).trim();
@@ -232,6 +241,10 @@ export class LedgerLinks {
 
   referencing(journalCid: string): string[] {
     return this.byJournal.get(journalCid) ?? [];
+  }
+
+  row(key: string): LedgerRow | undefined {
+    return this.byKey.get(key);
   }
 
   lineRows(txCid: string): LedgerRow[] {
@@ -303,6 +316,8 @@ export function journalFacts(journals: readonly AuditJournal[], links: LedgerLin
     const origin: Origin =
       kichoTags.length > 0 ? (txId ? 'kicho-mf' : 'kicho-csv') : txId ? 'mf-line' : 'other';
     const detail = ENTERED_BY[j.entered_by ?? ''] ?? '';
+    const csvKey = origin === 'kicho-csv' ? ([...keys].find((k) => k.startsWith('csv:')) ?? null) : null;
+    const csvRow = csvKey ? links.row(csvKey) : undefined;
     const createMs = j.create_time ? Date.parse(j.create_time) : Number.NaN;
     const remark = remarks.join(' ');
     return {
@@ -326,7 +341,9 @@ export function journalFacts(journals: readonly AuditJournal[], links: LedgerLin
       number: j.number ?? 0,
       ledgerKeys: [...keys],
       referenced: links.referencing(cid).length > 0,
-      ledgerAccount,
+      ledgerAccount: ledgerAccount || (csvRow ? String(csvRow.record.口座) : ''),
+      lineId: txId ?? csvKey,
+      importedAt: csvRow ? String(csvRow.record.初回検知) : '',
     };
   });
 }
