@@ -8,7 +8,10 @@
  * proposed.
  */
 import { performance } from 'node:perf_hooks';
+import { findDuplicates } from '../../src/core/duplicates/detect';
+import { type AuditJournal, auditable, journalFacts, LedgerLinks } from '../../src/core/duplicates/facts';
 import { remoteTag } from '../../src/core/keys';
+import { parseLedger } from '../../src/core/ledger';
 import { LEDGER_HEADERS } from '../../src/core/schema';
 import { Emulator } from '../gas/index';
 import { FakeMf, TEST_API_KEY } from '../mf/fake-mf';
@@ -43,6 +46,11 @@ export interface AuditResult {
   listingBytes: number;
   /** Real ms the fake MF spent answering (MF's servers' work, not the script's). */
   fakeMs: number;
+  /**
+   * Real ms the script's own work takes in plain Node: JSON.parse of the pages, the 台帳 parse, facts and
+   * grouping (the bundle's core, without the emulator's byte-by-byte decoding of each answer).
+   */
+  coreMs: number;
   largestPageBytes: number;
   groups: number;
   members: number;
@@ -382,6 +390,20 @@ export function runAudit(spec: AuditSpec, bundleDir: string): AuditResult {
   for (let row = 2; row <= dup.lastRow(); row++)
     if (dup.value(row, cols.get('提案') as number) === '削除候補')
       proposedIds.add(String(dup.value(row, cols.get('仕訳ID') as number)));
+  const c0 = performance.now();
+  const text = JSON.stringify(mf.journals());
+  const parsed = (JSON.parse(text) as AuditJournal[]).filter(auditable);
+  const ledger = parseLedger([
+    LEDGER_HEADERS.slice(),
+    ...built.rows.map((x) => LEDGER_HEADERS.map((h) => x[h] ?? '')),
+  ]);
+  findDuplicates(journalFacts(parsed, new LedgerLinks(ledger.rows)), {
+    days: 3,
+    ownAccounts: [],
+    csvSources: new Map(),
+    accountOfKey: () => undefined,
+  });
+  const coreMs = performance.now() - c0;
   const notes: string[] = [];
   if (r.status !== 'ok') notes.push(`auditDuplicates: ${r.status} ${audit.error ?? ''}`);
   if (r.internalErrors.length > 0) notes.push(`emulator: ${r.internalErrors.join(' | ')}`);
@@ -394,6 +416,7 @@ export function runAudit(spec: AuditSpec, bundleDir: string): AuditResult {
     listingBytes,
     largestPageBytes,
     fakeMs,
+    coreMs,
     groups: v.groups ?? 0,
     members: v.members ?? 0,
     proposed: v.toDelete ?? 0,

@@ -6,7 +6,13 @@
  */
 
 import { type DuplicateGroup, findDuplicates, PROPOSAL } from '../core/duplicates/detect';
-import { type AuditJournal, auditable, journalFacts, LedgerLinks } from '../core/duplicates/facts';
+import {
+  type AuditJournal,
+  auditable,
+  type JournalFacts,
+  journalFacts,
+  LedgerLinks,
+} from '../core/duplicates/facts';
 import { auditRecords } from '../core/duplicates/sheet';
 import { ownAccounts } from '../core/own-accounts';
 import { today } from '../gas/clock';
@@ -69,13 +75,19 @@ export function runAudit(ctx: RunContext, period?: AuditPeriod, client?: MfClien
   const recovered = recoverStaleDeletions(ctx, mf);
   messages.push(...recovered.messages);
 
-  const journals = (mf.journalsBetween(window.start, window.end) as AuditJournal[]).filter(auditable);
   const ledger = readLedger();
   const masters = readMasters();
   const sources = readSources();
   const own = ownAccounts(masters, sources);
   const accountOfKey = new Map(ledger.rows.map((r) => [String(r.record.キー), String(r.record.口座)]));
-  const facts = journalFacts(journals, new LedgerLinks(ledger.rows));
+  // Page by page: each page of up to 10,000 journals becomes facts and is let go.
+  const links = new LedgerLinks(ledger.rows);
+  const facts: JournalFacts[] = [];
+  mf.eachJournalPage(window.start, window.end, (page) => {
+    for (const f of journalFacts((page as AuditJournal[]).filter(auditable), links, facts.length))
+      facts.push(f);
+  });
+  const journals = facts;
   const groups = findDuplicates(facts, {
     days: settings.duplicateDays,
     ownAccounts: own.map((a) => ({ accountId: a.accountId, subId: a.subId })),

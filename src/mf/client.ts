@@ -324,23 +324,30 @@ export class MfClient {
     );
   }
 
-  /** Every page of one listing (`page` 1..total_pages); an item seen on an earlier page is kept once. */
+  /**
+   * Every page of one listing (`page` 1..total_pages); an item seen on an earlier page is kept once. With
+   * `sink`, each page's new items go there instead of into the result (a large listing is then never held
+   * whole in memory).
+   */
   private paged<T extends { id: string }>(
     path: string,
     field: string,
     seen: Set<string>,
     query: (page: number) => QueryBuilder,
+    sink?: (items: T[]) => void,
   ): T[] {
     const out: T[] = [];
     for (let page = 1, pages = 1; page <= pages; page++) {
       const body = this.getPage(path, () => query(page));
       const items = this.arrayField<T>(body, field);
+      const fresh: T[] = sink ? [] : out;
       for (const item of items) {
         if (!seen.has(item.id)) {
           seen.add(item.id);
-          out.push(item);
+          fresh.push(item);
         }
       }
+      if (sink) sink(fresh);
       pages = items.length === 0 ? 0 : totalPages(body);
     }
     return out;
@@ -377,6 +384,27 @@ export class MfClient {
     return splitByPeriods(startDate, endDate, this.periods()).flatMap((w) =>
       this.listJournals({ startDate: w.start, endDate: w.end, ...filter }),
     );
+  }
+
+  /**
+   * Every journal dated startDate..endDate, split by accounting period like journalsBetween, handed to
+   * `onPage` one page at a time (重複点検 reads a whole term this way without holding it twice).
+   */
+  eachJournalPage(startDate: string, endDate: string, onPage: (journals: MfJournal[]) => void): void {
+    for (const w of splitByPeriods(startDate, endDate, this.periods())) {
+      this.paged<MfJournal>(
+        '/journals',
+        'journals',
+        new Set<string>(),
+        (page) =>
+          new QueryBuilder()
+            .set('start_date', w.start)
+            .set('end_date', w.end)
+            .set('page', page)
+            .set('per_page', this.journalsPerPage),
+        onPage,
+      );
+    }
   }
 
   /** One journal by id, or null when MF says the id does not exist (400 invalid_request_path_parameter). */

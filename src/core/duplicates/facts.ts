@@ -268,7 +268,12 @@ function push(map: Map<string, string[]>, k: string, v: string): void {
   } else map.set(k, [v]);
 }
 
-export function journalFacts(journals: readonly AuditJournal[], links: LedgerLinks): JournalFacts[] {
+/** Facts of `journals`, numbered from `offset` (a listing is turned into facts page by page). */
+export function journalFacts(
+  journals: readonly AuditJournal[],
+  links: LedgerLinks,
+  offset = 0,
+): JournalFacts[] {
   // Tags of journals a row names by id are that row's tag: no hashing needed for those.
   const tagOwners = new Map<string, string[]>();
   for (const j of journals) {
@@ -276,7 +281,8 @@ export function journalFacts(journals: readonly AuditJournal[], links: LedgerLin
     if (keys.length === 0) continue;
     for (const t of j.tags) if (isRemoteTag(t)) for (const k of keys) push(tagOwners, t, k);
   }
-  return journals.map((j, index) => {
+  return journals.map((j, i) => {
+    const index = offset + i;
     const debit: Ledger[] = [];
     const credit: Ledger[] = [];
     const debitLabels: string[] = [];
