@@ -308,6 +308,43 @@ describe('重複を削除', () => {
     assert.equal(deletes(w), 1);
   });
 
+  test('a journal changed in MF after the audit is not deleted: the person is told to audit again', () => {
+    const { w, planted: p } = plantedWorld();
+    ok(w, 'auditDuplicates');
+    choose(w, p.hand.hand, '削除');
+    const token = dialogToken(w).token;
+    // Someone corrects the hand-typed journal in MF (another amount) before the delete is confirmed.
+    const j = w.mf.journals().find((x) => x.id === p.hand.hand);
+    assert.ok(j);
+    const body = {
+      journal: {
+        transaction_date: j.transaction_date,
+        journal_type: 'journal_entry',
+        branches: j.branches.map((b) => ({
+          remark: b.remark,
+          debitor: { account_id: b.debitor.account_id, value: b.debitor.value + b.debitor.tax_value + 100 },
+          creditor: {
+            account_id: b.creditor.account_id,
+            sub_account_id: b.creditor.sub_account_id,
+            value: b.creditor.value + b.creditor.tax_value + 100,
+          },
+        })),
+      },
+    };
+    const put = w.mf.handle({
+      method: 'PUT',
+      url: `https://api-accounting.moneyforward.com/api/v3/journals/${encodeURIComponent(j.id)}?office_code=1234-5678`,
+      headers: { Authorization: `Bearer ${w.mf.issueAccessToken()}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    assert.equal(put.status, 200, put.body);
+    const r = ok(w, 'deleteDuplicates', [token]);
+    assert.match(r.messages.join(' '), /点検のあとで MF の仕訳が変わっていた/);
+    assert.equal(deletes(w), 0);
+    assert.ok(exists(w, p.hand.hand));
+    assert.match(String(sheetRows(w).find((x) => x.仕訳ID === p.hand.hand)?.結果), /もう一度「重複点検」/);
+  });
+
   test('refusals: a whole group, a sheet changed after the dialog, a trigger, another office', () => {
     const { w, planted: p } = plantedWorld();
     ok(w, 'auditDuplicates');
@@ -331,6 +368,7 @@ describe('重複を削除', () => {
       args: [{ triggerUid: 't1', authMode: 'FULL' }],
     });
     assert.equal(fromTrigger.status, 'ok');
+    assert.match((fromTrigger.value as { messages: string[] }).messages.join(' '), /定期実行からは削除しません/);
     assert.equal(deletes(w), 0);
 
     w.emu.world.properties.script.set(
