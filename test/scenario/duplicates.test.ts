@@ -368,7 +368,10 @@ describe('重複を削除', () => {
       args: [{ triggerUid: 't1', authMode: 'FULL' }],
     });
     assert.equal(fromTrigger.status, 'ok');
-    assert.match((fromTrigger.value as { messages: string[] }).messages.join(' '), /定期実行からは削除しません/);
+    assert.match(
+      (fromTrigger.value as { messages: string[] }).messages.join(' '),
+      /定期実行からは削除しません/,
+    );
     assert.equal(deletes(w), 0);
 
     w.emu.world.properties.script.set(
