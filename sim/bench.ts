@@ -12,11 +12,14 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { JobSpec, JobSummary } from './bench/job';
+import type { AuditResult } from './bench/audit';
+import type { AuditJobSpec, JobSpec, JobSummary } from './bench/job';
 import { MF_REQUESTS_PER_SECOND } from './bench/world';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const QUICK = process.argv.includes('--quick');
+/** `-- --audit`: only the 重複点検 case (about two minutes). */
+const AUDIT_ONLY = process.argv.includes('--audit');
 const FULL = process.argv.includes('--full');
 const PARALLEL = 2;
 /** A larger young generation: the big getValues payloads otherwise spend most of the time in GC. */
@@ -70,16 +73,16 @@ function weight(j: JobSpec): number {
   return posts * (j.batch === 1000 ? 2 : 1) * (0.5 + rows) + rows * 4;
 }
 
-function runOne(spec: JobSpec): Promise<JobSummary> {
+function runOne<T = JobSummary>(spec: JobSpec | AuditJobSpec): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = fork(path.join(here, 'bench', 'job.ts'), [JSON.stringify(spec)], {
       execArgv: [...process.execArgv, ...CHILD_FLAGS],
       env: { ...process.env, TZ: 'Asia/Tokyo' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    let summary: JobSummary | undefined;
+    let summary: T | undefined;
     child.on('message', (m) => {
-      summary = m as JobSummary;
+      summary = m as T;
     });
     child.on('error', reject);
     child.on('exit', (code) => {
@@ -89,12 +92,15 @@ function runOne(spec: JobSpec): Promise<JobSummary> {
   });
 }
 
+/** 重複点検 at 10,000 and 100,000 journals (one execution each; about 10 s and 90 s real). */
+const AUDIT_SIZES = QUICK ? [10_000] : [10_000, 100_000];
+
 async function runAll(jobs: JobSpec[]): Promise<JobSummary[]> {
   const queue = [...jobs].sort((a, b) => weight(b) - weight(a));
   const results: JobSummary[] = [];
   const worker = async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
-      const r = await runOne(job);
+      const r = await runOne<JobSummary>(job);
       process.stderr.write(
         `  done ${label(job).padEnd(16)} N=${job.n} E=${job.e}: ${(r.jobRealMs / 1000).toFixed(1)} s real\n`,
       );
@@ -278,12 +284,69 @@ function reading(results: JobSummary[]): string {
   ].join(' ');
 }
 
+function auditTable(results: readonly AuditResult[]): string[] {
+  const mb = (b: number) => (b / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 });
+  const lines = [
+    '| journals | 台帳 rows | MF calls | of which GET /journals | Sheets calls | modelled (s) | wall (s) | of wall: fake MF (s) | script work in Node (s) | MB read | largest page (MB) | groups | proposed for deletion | planted, proposed |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of results) {
+    lines.push(
+      [
+        '',
+        int(r.spec.journals),
+        int(r.ledgerRows),
+        int(r.mfCalls),
+        int(r.journalListings),
+        int(r.audit.sheetsCalls),
+        sec(r.audit.virtualMs),
+        sec(r.audit.realMs),
+        sec(r.fakeMs),
+        sec(r.coreMs),
+        mb(r.listingBytes),
+        mb(r.largestPageBytes),
+        int(r.groups),
+        int(r.proposed),
+        `${int(r.plantedProposed)} / ${int(r.planted)}`,
+        '',
+      ]
+        .join(' | ')
+        .trim(),
+    );
+  }
+  return lines;
+}
+
+function auditSection(audits: readonly AuditResult[]): string[] {
+  return [
+    '### 重複点検 (auditDuplicates): J journals in the current term, one execution',
+    '',
+    ...auditTable(audits),
+    '',
+    'MF calls = /offices once, then GET /journals at per_page 10,000 for each page of each accounting period: they grow with journals ÷ 10,000, never with groups or 台帳 rows. Sheets calls stay the same from 10,000 to 100,000 journals (one read of the 台帳, one rewrite of 重複点検).',
+    'Modelled = the emulator’s latency model (UrlFetch 250 ms a call whatever its size); wall = this machine: most of it is the emulator turning each answer into bytes and back (as UrlFetchApp’s bytes), some the fake MF’s rendering (MF’s servers’ work). Script work in Node = the same parse, facts and grouping outside the emulator. A page of 10,000 journals is about 12 MB: Apps Script refuses answers above 50 MB.',
+    ...audits.flatMap((r) => r.notes.map((n) => `- J=${int(r.spec.journals)}: ${n}`)),
+    '',
+  ];
+}
+
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const jobs = plan();
+  const jobs = AUDIT_ONLY ? [] : plan();
   process.stderr.write(`bench: ${jobs.length} jobs, ${PARALLEL} at a time${QUICK ? ' (--quick)' : ''}\n`);
+  const audits: AuditResult[] = [];
+  for (const size of AUDIT_SIZES) {
+    const r = await runOne<AuditResult>({ audit: size });
+    process.stderr.write(`  done 重複点検        J=${size}: ${(r.jobRealMs / 1000).toFixed(1)} s real\n`);
+    audits.push(r);
+  }
   const results = (await runAll(jobs)).sort(order);
   const out: string[] = [];
+  if (AUDIT_ONLY) {
+    out.push(...auditSection(audits), `(bench finished in ${sec(performance.now() - t0)} s real)`);
+    process.stdout.write(`${out.join('\n')}\n`);
+    return;
+  }
   out.push(
     `### Posting job: N new MF lines on a 台帳 of E rows (emulator, modelled latencies${QUICK ? ', --quick' : ''})`,
     '',
@@ -318,6 +381,7 @@ async function main(): Promise<void> {
   );
   if (notes.length > 0) out.push('Notes from the runs:', ...notes, '');
   out.push('#### Reading', '', reading(results), '');
+  out.push(...auditSection(audits));
   out.push(`(bench finished in ${sec(performance.now() - t0)} s real)`);
   process.stdout.write(`${out.join('\n')}\n`);
 }

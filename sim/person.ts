@@ -75,6 +75,30 @@ export function editLedger(world: World, key: string, header: string, value: unk
   throw new Error(`no row ${key}`);
 }
 
+/** Sets one cell of the first row of `name` whose `keyHeader` cell is `keyValue` (e.g. 重複点検 by 仕訳ID). */
+export function editRow(
+  world: World,
+  name: string,
+  keyHeader: string,
+  keyValue: unknown,
+  header: string,
+  value: unknown,
+): void {
+  const s = sheet(world, name);
+  const cols = headerColumns(world, name);
+  const keyCol = cols.get(keyHeader);
+  const col = cols.get(header);
+  if (keyCol === undefined || col === undefined)
+    throw new Error(`no header ${keyHeader} or ${header} on ${name}`);
+  for (let r = 2; r <= s.lastRow(); r++) {
+    if (s.value(r, keyCol) === keyValue) {
+      s.setValue(r, col, value as never);
+      return;
+    }
+  }
+  throw new Error(`no row ${String(keyValue)} on ${name}`);
+}
+
 /** Rules that cover most of the fake MF's seeded lines (half-width kana as banks send them). */
 export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
   {

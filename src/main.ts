@@ -6,6 +6,7 @@
 import { authCallback } from './app/auth-callback';
 import { openAutoRun } from './app/auto-run';
 import { backupLedger } from './app/backup';
+import { checkBalances } from './app/balances';
 import { classifyPending } from './app/classify-pending';
 import {
   confirmDisconnect,
@@ -17,6 +18,13 @@ import {
   saveOAuthClient,
 } from './app/connection';
 import { dryRun } from './app/dry-run';
+import {
+  auditDuplicates,
+  auditDuplicatesFor,
+  duplicateAuditInit,
+  openDuplicateAudit,
+} from './app/duplicate-audit';
+import { deleteDuplicates, openDuplicateDeletion } from './app/duplicate-delete';
 import { openHelp } from './app/help';
 import { csvDialogInit, csvImportFile, csvPreview, importCsv, openCsvImport } from './app/import-csv';
 import { importTransactions } from './app/import-transactions';
@@ -75,3 +83,11 @@ global.openCsvImport = guarded('CSVの取込', true, openCsvImport);
 global.csvDialogInit = guarded('CSVの取込', false, csvDialogInit);
 global.csvPreview = guarded('CSVの取込', false, csvPreview);
 global.csvImportFile = csvImportFile;
+// 重複点検 and 重複を削除 (issue 16); deleteDuplicates is only ever called by the confirmation dialog.
+global.auditDuplicates = auditDuplicates;
+global.openDuplicateAudit = guarded('重複点検', true, openDuplicateAudit);
+global.duplicateAuditInit = guarded('重複点検', false, duplicateAuditInit);
+global.auditDuplicatesFor = auditDuplicatesFor;
+global.openDuplicateDeletion = guarded('重複を削除', true, openDuplicateDeletion);
+global.deleteDuplicates = deleteDuplicates;
+global.checkBalances = checkBalances;

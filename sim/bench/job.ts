@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { type AuditResult, runAudit } from './audit';
 import { type JobResult, runKicho } from './kicho';
 import { runNaive } from './naive';
 import { datasetWithNone, type ExecutionFigures, type Outcome } from './world';
@@ -169,8 +170,15 @@ export function runJob(spec: JobSpec): JobSummary {
   };
 }
 
+/** The 重複点検 case: `{ audit: J }` on the command line. */
+export interface AuditJobSpec {
+  audit: number;
+}
+
 // As a child process: run the job named on the command line and send the summary to the parent.
 if (process.send && process.argv[2]) {
-  const summary = runJob(JSON.parse(process.argv[2]) as JobSpec);
+  const spec = JSON.parse(process.argv[2]) as JobSpec | AuditJobSpec;
+  const summary: JobSummary | AuditResult =
+    'audit' in spec ? runAudit({ journals: spec.audit }, path.join(ROOT, 'dist')) : runJob(spec);
   process.send(summary, () => process.exit(0));
 }

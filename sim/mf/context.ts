@@ -28,6 +28,12 @@ export interface ApiSettings {
    * percent escapes in lower case (whether the two are byte-identical is unverified, mf-api.md §15).
    */
   transactionIdForm: 'as-listed' | 'lowercase-hex';
+  /**
+   * What an account or sub-account row of a trial balance carries in `rows` when nothing is under it: the
+   * document's schema says an array ('empty'), its own example shows null ('null', difference
+   * `trial-balance-null-rows`).
+   */
+  trialBalanceLeafRows: 'empty' | 'null';
 }
 
 export class ApiContext {

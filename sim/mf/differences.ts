@@ -78,6 +78,19 @@ export const DIFFERENCES = {
       'With transactionIdForm "lowercase-hex", journal.transaction_id spells its percent escapes in lower case (%2b) while /transactions lists %2B.',
     evidence: '[I] whether the two are byte-identical is unverified (mf-api.md §15)',
   },
+  'trial-balance-null-rows': {
+    kind: 'wire',
+    summary:
+      'With trialBalanceLeafRows "null", account and sub-account rows of /reports/trial_balance_bs carry rows: null, as the document\'s own TBResponse example shows, where its TBRow schema says an array.',
+    evidence: '[C] the document: TBRow.rows is type array, its example has rows: null on every account',
+  },
+  'trial-balance-figures': {
+    kind: 'behaviour',
+    summary:
+      "The trial balance's figures are computed from the fake's books: our grouping of accounts into statement items, the term's opening journal (and anything before start_date) as opening_balance, a range must lie inside one term.",
+    evidence:
+      '[I] the document gives the shape, the columns, that zero rows are left out and unrealized journals are not counted [D]; the rest is unpublished',
+  },
   'memo-stamp': {
     kind: 'behaviour',
     summary: 'MF rewrites memo on create: OAuth adds "\\n<app name>", API-key calls a trailing "\\n".',

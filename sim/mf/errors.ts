@@ -115,8 +115,22 @@ const JOURNAL_ERROR_TEXTS: ReadonlySet<string> = new Set([
   Messages.accountInactive,
 ]);
 
-/** Which error schema an endpoint answers 400 with: /journals adds JournalError to Error400. */
-export type ErrorFamily = 'journals' | 'other';
+/** The document's TrialBalanceError codes and texts (GET /reports/trial_balance_bs). */
+const TRIAL_BALANCE_CODES: ReadonlySet<string> = new Set([
+  'invalid_query_parameter_value',
+  'missing_required_query_parameter',
+  'invalid_query_parameter_combination',
+]);
+const TRIAL_BALANCE_TEXTS: ReadonlySet<string> = new Set([
+  'The given months are not matching with any accounting periods.',
+  'The combination of date parameters combined with month and fiscal year parameters is invalid.',
+]);
+
+/**
+ * Which error schema an endpoint answers 400 with: /journals adds JournalError to Error400, the trial
+ * balance TrialBalanceError.
+ */
+export type ErrorFamily = 'journals' | 'trial_balance' | 'other';
 
 /** The text the document allows for this error, keeping ours when the document lists it. */
 export function wireMessage(error: ApiError, family: ErrorFamily): string {
@@ -126,6 +140,13 @@ export function wireMessage(error: ApiError, family: ErrorFamily): string {
     family === 'journals' &&
     JOURNAL_ERROR_CODES.has(error.code) &&
     JOURNAL_ERROR_TEXTS.has(error.message)
+  ) {
+    return error.message;
+  }
+  if (
+    family === 'trial_balance' &&
+    TRIAL_BALANCE_CODES.has(error.code) &&
+    TRIAL_BALANCE_TEXTS.has(error.message)
   ) {
     return error.message;
   }

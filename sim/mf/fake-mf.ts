@@ -4,6 +4,7 @@
 
 import { type AuthMode, AuthServer, type ClientAuthMethod, type OAuthClient } from './auth';
 import type { ApiSettings } from './context';
+import { formatTimestamp } from './dates';
 import { errorResponse, Messages } from './errors';
 import {
   type FaultHandle,
@@ -26,10 +27,13 @@ import { MfStore } from './store';
 import type {
   Account,
   ConnectedAccount,
+  EnteredBy,
   HttpRequest,
   HttpResponse,
   Journal,
+  JournalRecord,
   MfDataset,
+  StoredSide,
   Tax,
   Transaction,
 } from './types';
@@ -62,6 +66,8 @@ export interface FakeMfOptions {
   journalsPerPageMax?: 10_000 | 100;
   /** How journal.transaction_id spells the line id (default 'as-listed'). */
   transactionIdForm?: 'as-listed' | 'lowercase-hex';
+  /** Leaf rows of a trial balance: `rows: []` as the schema says (default) or null as its example shows. */
+  trialBalanceLeafRows?: 'empty' | 'null';
   /** Adds a second office (OTHER_OFFICE_CODE, key TEST_API_KEY_OTHER) with books of its own. */
   otherOffice?: boolean;
   /** API key → office code (default: TEST_API_KEY → 1234-5678, and TEST_API_KEY_OTHER with otherOffice). */
@@ -102,6 +108,32 @@ export interface RequestLogEntry {
 /** A line to add with `addTransactions`: anything left out gets a sensible default. */
 export type NewTransaction = Pick<Transaction, 'date' | 'value' | 'side'> &
   Partial<Omit<Transaction, 'date' | 'value' | 'side'>>;
+
+/** One side of a journal added with `addJournal`, by names as a person picks them in MF's screen. */
+export interface NewJournalSide {
+  account: string;
+  sub?: string | null;
+  /** Tax-inclusive amount. */
+  value: number;
+  tax?: string | null;
+  partnerCode?: string | null;
+}
+
+/** A journal someone else made (a person in MF, another app, MF itself): see `addJournal`. */
+export interface NewJournal {
+  date: string;
+  debit: NewJournalSide;
+  credit: NewJournalSide;
+  remark?: string | null;
+  memo?: string | null;
+  tags?: string[];
+  /** The statement line it was made from (the line becomes `registered`). */
+  transactionId?: string | null;
+  /** Default JOURNAL_TYPE_NORMAL (typed in MF's screen). */
+  enteredBy?: EnteredBy;
+  /** Default: the fake's clock. */
+  createTime?: string;
+}
 
 /** Datasets are never mutated (the store works on a clone), so tests building many fakes share them. */
 const datasets = new Map<string, MfDataset>();
@@ -148,6 +180,7 @@ export class FakeMf {
       secondJournalize: options.secondJournalize ?? 'generic',
       journalsPerPageMax: options.journalsPerPageMax ?? 10_000,
       transactionIdForm: options.transactionIdForm ?? 'as-listed',
+      trialBalanceLeafRows: options.trialBalanceLeafRows ?? 'empty',
     };
     this.otherDataset = options.otherOffice ? otherOfficeDataset(this.seed) : undefined;
     this.apiKeys = options.apiKeys ?? {
@@ -380,6 +413,53 @@ export class FakeMf {
       this.store.putTransaction(tx);
       return structuredClone(tx);
     });
+  }
+
+  /**
+   * Adds a journal as someone other than kicho would make it: a person typing it in MF (NORMAL), MF's own
+   * journalizing of a line (DATA_LINKAGE), another app over the API (EXTERNAL). For tests and the demo.
+   */
+  addJournal(spec: NewJournal): Journal {
+    const period = this.store.periodContaining(spec.date);
+    if (!period) throw new Error(`FakeMf.addJournal: ${spec.date} is outside every accounting period`);
+    const side = (s: NewJournalSide): StoredSide => {
+      const account = this.findAccount(s.account);
+      const sub = s.sub ? account.sub_accounts.find((x) => x.name === s.sub) : undefined;
+      if (s.sub && !sub) throw new Error(`FakeMf.addJournal: no sub-account ${s.account}/${s.sub}`);
+      return {
+        account_id: account.id,
+        sub_account_id: sub?.id ?? null,
+        tax_id: s.tax ? this.findTax(s.tax).id : null,
+        department_id: null,
+        trade_partner_code: s.partnerCode ?? null,
+        invoice_kind: 'INVOICE_KIND_NONE',
+        value: s.value,
+      };
+    };
+    const stamp = spec.createTime ?? formatTimestamp(this.now());
+    const record: JournalRecord = {
+      id: this.store.ids.next(),
+      number: this.store.nextJournalNumber(period.fiscal_year),
+      term_period: period.fiscal_year,
+      transaction_date: spec.date,
+      is_realized: true,
+      journal_type: 'journal_entry',
+      entered_by: spec.enteredBy ?? 'JOURNAL_TYPE_NORMAL',
+      create_time: stamp,
+      update_time: stamp,
+      branches: [{ remark: spec.remark ?? null, debitor: side(spec.debit), creditor: side(spec.credit) }],
+      tags: spec.tags ?? [],
+      memo: spec.memo ?? null,
+      voucher_file_ids: [],
+      transaction_id: spec.transactionId ?? null,
+    };
+    if (record.transaction_id !== null) {
+      const tx = this.store.transaction(record.transaction_id);
+      if (!tx) throw new Error(`FakeMf.addJournal: unknown transaction ${record.transaction_id}`);
+      tx.journalizing_status = 'registered';
+    }
+    this.store.insertJournal(record, 0);
+    return renderJournal(this.store, record);
   }
 
   /** Changes a line as a later sync or a person in the MF UI would (e.g. to `modified` or `excluded`). */

@@ -17,6 +17,7 @@ import {
   getTermSettings,
   getTradePartners,
 } from './masters';
+import { trialBalanceBs } from './reports';
 import type { ParsedRequest } from './request';
 import type { MfStore } from './store';
 import { createTransactions, listTransactions } from './transactions';
@@ -86,6 +87,10 @@ const ROUTES: readonly Route[] = [
     },
   },
   {
+    path: '/api/v3/reports/trial_balance_bs',
+    methods: { GET: { scope: 'mfc/accounting/report.read', handle: trialBalanceBs } },
+  },
+  {
     path: '/api/v3/journals',
     withId: true,
     methods: {
@@ -124,9 +129,14 @@ function checkOfficeCode(req: ParsedRequest, route: Route, officeCode: string): 
   }
 }
 
-/** GET/POST /journals and /journals/{id} answer 400 with JournalError texts too (getJournals_400_response). */
+/**
+ * GET/POST /journals and /journals/{id} answer 400 with JournalError texts too (getJournals_400_response);
+ * the trial balance with TrialBalanceError texts (getReportsTrialBalanceBalanceSheet_400_response).
+ */
 function errorFamily(route: Route): ErrorFamily {
-  return route.path === '/api/v3/journals' ? 'journals' : 'other';
+  if (route.path === '/api/v3/journals') return 'journals';
+  if (route.path === '/api/v3/reports/trial_balance_bs') return 'trial_balance';
+  return 'other';
 }
 
 function readJsonBody(req: ParsedRequest): unknown {

@@ -1,11 +1,13 @@
-// CLI: `tsx sim/mf/serve.ts [--port N] [--seed N] [--fault KIND[:TIMES] …] [--receivables]` starts the fake MF API on
+// CLI: `tsx sim/mf/serve.ts [--port N] [--seed N] [--fault KIND[:TIMES] …] [--receivables] [--duplicates]` starts the fake MF API on
 // 127.0.0.1 until Ctrl-C. `--fault commit-then-timeout:2` makes the next two journal creations commit and
-// then time out, so a demo shows what kicho does with an unknown outcome.
+// then time out, so a demo shows what kicho does with an unknown outcome. `--duplicates` plants the
+// duplicates other parties left in the books (seed-duplicates.ts) for 重複点検.
 
 import { parseArgs } from 'node:util';
 import { FakeMf, TEST_API_KEY, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from './fake-mf';
 import type { FaultKind } from './faults';
 import { TEST_OFFICE_CODE } from './seed';
+import { plantDemoDuplicates } from './seed-duplicates';
 import { serveFakeMf } from './server';
 
 function integerOption(value: string | undefined, name: string, fallback: number): number {
@@ -23,12 +25,14 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       fault: { type: 'string', multiple: true },
       receivables: { type: 'boolean' },
+      duplicates: { type: 'boolean' },
     },
     strict: true,
   });
   const port = integerOption(values.port, 'port', 0);
   const seed = integerOption(values.seed, 'seed', 1);
   const mf = new FakeMf({ seed, receivables: values.receivables === true });
+  if (values.duplicates) plantDemoDuplicates(mf);
   for (const spec of values.fault ?? []) {
     const [kind, times] = spec.split(':');
     // Faults from the CLI hit journal creation, where an unknown outcome matters.

@@ -14,7 +14,7 @@ export interface SpawnedFakeMf {
 
 /** Starts `sim/mf/serve.ts` on a free loopback port and resolves once it has printed its URL line. */
 export function spawnFakeMf(
-  options: { seed?: number; faults?: string[]; receivables?: boolean } = {},
+  options: { seed?: number; faults?: string[]; receivables?: boolean; duplicates?: boolean } = {},
 ): Promise<SpawnedFakeMf> {
   const child = spawn(
     process.execPath,
@@ -28,6 +28,7 @@ export function spawnFakeMf(
       String(options.seed ?? 1),
       ...(options.faults ?? []).flatMap((f) => ['--fault', f]),
       ...(options.receivables ? ['--receivables'] : []),
+      ...(options.duplicates ? ['--duplicates'] : []),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -3,6 +3,7 @@
  * trigger exists (runScheduled reconciles either way; オン adds import, classify and post).
  */
 import { SHEET } from '../core/schema';
+import { setCells, toCell } from '../gas/cells';
 import { readSettingRows, readSettings } from '../gas/settings-sheet';
 import { appendRecords, ensureSheet } from '../gas/workbook';
 import { appendRunLog } from './run-log';
@@ -13,7 +14,7 @@ function setAutoRun(on: boolean): void {
   const { rows, valueColumn } = readSettingRows();
   const value = on ? 'オン' : 'オフ';
   const row = rows.find((r) => r.item.trim() === '自動実行');
-  if (row) sheet.getRange(row.rowNumber, valueColumn + 1).setValue(value);
+  if (row) setCells(sheet.getRange(row.rowNumber, valueColumn + 1), [[toCell(value)]]);
   else appendRecords(sheet, [{ 項目: '自動実行', 値: value }]);
 }
 

@@ -4,6 +4,7 @@
  * imports it; importCsv(text, sourceName, layout?) is the same import for decoded text.
  */
 
+import { balanceBreaks, monthEndBalances } from '../core/csv/balances';
 import { charsetLabel } from '../core/csv/encoding';
 import { type CsvReading, describeProblem, overlapWarning, planCsvIntake, readCsv } from '../core/csv/intake';
 import { type LayoutChoice, PRESETS } from '../core/csv/layouts';
@@ -24,6 +25,7 @@ import { readSelfTest, recordLedgerRows } from '../gas/run-state';
 import { readMasters } from '../gas/settings-sheet';
 import { appendSource, readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
+import { recordStatementBalances } from './balances';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 const ACTION = 'CSVの取込';
@@ -97,6 +99,8 @@ export function runImportCsv(
     const table = readLedger();
     const plan = planCsvIntake(table, reading.lines, name, new Date().toISOString(), tagged);
     appendLedgerRecords(plan.newRows);
+    // The file's 残高 at each month end, for 残高照合 (kept on that sheet, one read and one write).
+    recordStatementBalances(name, monthEndBalances(reading.lines));
     return { plan, added, source, rows: table.rows.length + plan.newRows.length };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
@@ -116,6 +120,9 @@ export function runImportCsv(
   if (overlap) messages.push(overlap);
   messages.push(...doubleCountWarnings([source], readMasters()));
   messages.push(...reading.problems.map(describeProblem));
+  // A break in the running balance points at a missing or a duplicated line (issue 16).
+  const breaks = balanceBreaks(reading.lines);
+  messages.push(...breaks.map((b) => b.message));
   return {
     count: plan.newRows.length,
     messages,
@@ -127,6 +134,13 @@ export function runImportCsv(
     alreadyInMf: plan.alreadyInMf,
     overlapDates: plan.overlapDates,
     layout: reading.layout?.name ?? '',
+    balanceBreaks: breaks.map(({ line, previousLine, kind, expected, actual }) => ({
+      line,
+      previousLine,
+      kind,
+      expected,
+      actual,
+    })),
   };
 }
 
@@ -197,6 +211,7 @@ export function csvPreview(base64: string, sourceName: string, layout?: unknown)
     if (overlap) warnings.push(overlap);
     if (plan.already > 0) warnings.push(`${plan.already} 件は取込済みなので追加しません。`);
   }
+  warnings.push(...balanceBreaks(reading.lines).map((b) => b.message));
   return previewOf(reading, charsetLabel(charset), warnings);
 }
 

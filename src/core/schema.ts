@@ -15,6 +15,8 @@ export const SHEET = {
   log: 'ログ',
   receivables: '売掛金',
   selfTest: '自己診断',
+  duplicates: '重複点検',
+  balances: '残高照合',
 } as const;
 
 export type SheetName = (typeof SHEET)[keyof typeof SHEET];
@@ -141,6 +143,51 @@ export const RECEIVABLE_HEADERS = [
 /** What the last 本番前チェック found, one row per item (DESIGN §3). */
 export const SELF_TEST_HEADERS = ['項目', '結果', '詳細', '確認日時'] as const;
 
+/**
+ * 重複点検 (DESIGN §3): one row per journal of a group of suspected duplicates. DESIGN's eleven headers,
+ * plus 確認すること (what a person should check), 提案 (which to keep), and the delete's own 状態 / 結果 /
+ * 台帳のキー / 更新日時: a delete is claimed on this sheet before it is sent, as a post is on the 台帳.
+ */
+export const DUPLICATE_HEADERS = [
+  'グループ',
+  '仕訳ID',
+  '取引日',
+  '金額',
+  '借方',
+  '貸方',
+  '摘要',
+  '作成元',
+  '推定原因',
+  '確認すること',
+  '提案',
+  '操作',
+  '状態',
+  '結果',
+  '台帳のキー',
+  '更新日時',
+  'メモ',
+] as const;
+
+export type DuplicateHeader = (typeof DUPLICATE_HEADERS)[number];
+
+/**
+ * 残高照合 (DESIGN §3): per account and month end. DESIGN's six headers plus the MF account the 口座 is
+ * booked on, and 通帳残高, which a person types when the statement has no CSV balance.
+ */
+export const BALANCE_HEADERS = [
+  '口座',
+  '勘定科目',
+  '補助科目',
+  '月末',
+  'MFの残高',
+  '明細の残高',
+  '通帳残高',
+  '差額',
+  '説明',
+] as const;
+
+export type BalanceHeader = (typeof BALANCE_HEADERS)[number];
+
 export interface SheetSpec {
   readonly name: SheetName;
   readonly headers: readonly string[];
@@ -159,4 +206,6 @@ export const SHEET_SPECS: readonly SheetSpec[] = [
   { name: SHEET.selfTest, headers: SELF_TEST_HEADERS },
   { name: SHEET.log, headers: LOG_HEADERS },
   { name: SHEET.receivables, headers: RECEIVABLE_HEADERS },
+  { name: SHEET.duplicates, headers: DUPLICATE_HEADERS },
+  { name: SHEET.balances, headers: BALANCE_HEADERS },
 ];

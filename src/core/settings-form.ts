@@ -62,6 +62,10 @@ const FIELDS: Readonly<Record<string, FieldSpec>> = {
     hint: '入金がこの金額（円）以内だけ足りないときは、振込手数料の差額として回収済にします（0〜10000）。',
   },
   バックアップ世代数: { kind: 'int', hint: '毎日の台帳のコピーをいくつ残すか（0〜30、0 はしない）。' },
+  重複とみなす日数: {
+    kind: 'int',
+    hint: '重複点検で、取引日がこの日数まで離れた同じ金額・同じ科目の仕訳を同じお金の二重記帳とみなします（0〜31）。',
+  },
 };
 
 function display(value: unknown, kind: FieldKind): string {

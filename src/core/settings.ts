@@ -20,6 +20,7 @@ export const SETTING_DEFAULTS: ReadonlyArray<readonly [item: string, value: stri
   ['振込手数料上限', '880'],
   ['売掛金の定期チェック', 'オフ'],
   ['バックアップ世代数', '7'],
+  ['重複とみなす日数', '3'],
 ];
 
 export interface Settings {
@@ -45,6 +46,8 @@ export interface Settings {
   receivablesWeekly: boolean;
   /** Daily copies of the 台帳 kept (0 = no backups). */
   backupGenerations: number;
+  /** 重複点検: two recordings of one money may be dated this many days apart (card use vs posting date). */
+  duplicateDays: number;
 }
 
 export interface SettingProblem {
@@ -155,6 +158,7 @@ export function parseSettings(
     feeTolerance: int('振込手数料上限', 880, 0, 10000),
     receivablesWeekly: choice('売掛金の定期チェック', ['オン', 'オフ'] as const, 'オフ') === 'オン',
     backupGenerations: int('バックアップ世代数', 7, 0, 30),
+    duplicateDays: int('重複とみなす日数', 3, 0, 31),
   };
   if (settings.importStart && settings.importEnd && settings.importStart > settings.importEnd) {
     report('取込終了日', `取込開始日（${settings.importStart}）より前になっています。`);

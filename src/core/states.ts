@@ -8,14 +8,17 @@ export function isLedgerState(value: unknown): value is LedgerState {
   return typeof value === 'string' && (STATES as readonly string[]).includes(value);
 }
 
-/** Every transition the system makes; anything else is a bug (asserted in tests). */
+/**
+ * Every transition the system makes; anything else is a bug (asserted in tests). → 除外 from 完了 and 不明:
+ * a person deleted the row's journal in MF as a duplicate (重複点検), so the row must never be posted.
+ */
 export const TRANSITIONS: Readonly<Record<LedgerState, readonly LedgerState[]>> = {
   未判定: ['要確認', '送信待ち', '除外', '完了'],
   要確認: ['送信待ち', '除外', '完了'],
   送信待ち: ['送信中', '除外', '要確認', '完了'],
   送信中: ['完了', '不明', '失敗', '送信待ち', '要確認'],
-  完了: [],
-  不明: ['完了', '送信待ち', '要確認'],
+  完了: ['除外'],
+  不明: ['完了', '送信待ち', '要確認', '除外'],
   失敗: ['送信待ち', '除外', '要確認'],
   除外: [],
 };

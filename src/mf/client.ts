@@ -14,6 +14,7 @@ import { MAX_RETRY_AFTER_MS, RateLimiter, retryAfterMs } from './rate-limit';
 import { scopeFor } from './scopes';
 import type {
   CreateJournalRequest,
+  DeleteOutcome,
   JournalizeRequest,
   JournalizingStatus,
   MfAccount,
@@ -25,6 +26,7 @@ import type {
   MfTax,
   MfTradePartner,
   MfTransaction,
+  MfTrialBalance,
   SendOutcome,
 } from './types';
 import { accountingPeriodFor, splitByPeriods, splitWindow } from './windows';
@@ -78,6 +80,14 @@ export interface ListTransactionsQuery {
   /** Omitted or empty: every status. */
   statuses?: JournalizingStatus[];
   connectedAccountId?: MfId;
+}
+
+/** GET /reports/trial_balance_bs: the balance sheet's trial balance over startDate..endDate (one period). */
+export interface TrialBalanceQuery {
+  startDate: string;
+  endDate: string;
+  /** Sub-account rows under each account (the document's with_sub_accounts). */
+  withSubAccounts?: boolean;
 }
 
 export interface ListJournalsQuery {
@@ -314,23 +324,30 @@ export class MfClient {
     );
   }
 
-  /** Every page of one listing (`page` 1..total_pages); an item seen on an earlier page is kept once. */
+  /**
+   * Every page of one listing (`page` 1..total_pages); an item seen on an earlier page is kept once. With
+   * `sink`, each page's new items go there instead of into the result (a large listing is then never held
+   * whole in memory).
+   */
   private paged<T extends { id: string }>(
     path: string,
     field: string,
     seen: Set<string>,
     query: (page: number) => QueryBuilder,
+    sink?: (items: T[]) => void,
   ): T[] {
     const out: T[] = [];
     for (let page = 1, pages = 1; page <= pages; page++) {
       const body = this.getPage(path, () => query(page));
       const items = this.arrayField<T>(body, field);
+      const fresh: T[] = sink ? [] : out;
       for (const item of items) {
         if (!seen.has(item.id)) {
           seen.add(item.id);
-          out.push(item);
+          fresh.push(item);
         }
       }
+      if (sink) sink(fresh);
       pages = items.length === 0 ? 0 : totalPages(body);
     }
     return out;
@@ -369,6 +386,27 @@ export class MfClient {
     );
   }
 
+  /**
+   * Every journal dated startDate..endDate, split by accounting period like journalsBetween, handed to
+   * `onPage` one page at a time (重複点検 reads a whole term this way without holding it twice).
+   */
+  eachJournalPage(startDate: string, endDate: string, onPage: (journals: MfJournal[]) => void): void {
+    for (const w of splitByPeriods(startDate, endDate, this.periods())) {
+      this.paged<MfJournal>(
+        '/journals',
+        'journals',
+        new Set<string>(),
+        (page) =>
+          new QueryBuilder()
+            .set('start_date', w.start)
+            .set('end_date', w.end)
+            .set('page', page)
+            .set('per_page', this.journalsPerPage),
+        onPage,
+      );
+    }
+  }
+
   /** One journal by id, or null when MF says the id does not exist (400 invalid_request_path_parameter). */
   journal(id: MfId): MfJournal | null {
     try {
@@ -397,6 +435,63 @@ export class MfClient {
     return this.create('/journals', body);
   }
 
+  /**
+   * DELETE /journals/{id} (204). Sent once like a create: a timeout or a 5xx is `unknown` and the caller
+   * looks the journal up (journal(id)) before deciding anything. A 401 is resent once after a refresh
+   * (MF did nothing with it). MF answers an id it does not have with 400 invalid_request_path_parameter
+   * (the same as GET [O]): `absent`.
+   */
+  deleteJournal(id: MfId): DeleteOutcome {
+    const path = pathWithId('/journals', id);
+    let sent = this.trySend('delete', path, new QueryBuilder());
+    if (!('res' in sent)) return this.deleteOutcomeOf(sent);
+    if (sent.res.status === 401) {
+      const refreshed = this.tryRefresh();
+      if (refreshed !== null) return { kind: 'unauthorized', message: refreshed };
+      sent = this.trySend('delete', path, new QueryBuilder());
+      if (!('res' in sent)) return this.deleteOutcomeOf(sent);
+    }
+    const { res } = sent;
+    if (res.status >= 200 && res.status < 300) return { kind: 'deleted' };
+    if (res.status === 401) return { kind: 'unauthorized', message: Msg.unauthorized };
+    if (res.status === 429)
+      return { kind: 'rate-limited', retryAfterMs: retryAfterMs(res.headers, this.clock.now()) };
+    if (res.status >= 400 && res.status < 500) {
+      const error = this.errorInfo(res);
+      if (res.status === 400 && error.code === 'invalid_request_path_parameter') return { kind: 'absent' };
+      const explanation = explainMfError(res.status, error.code, error.message, {
+        mode: this.mode,
+        scope: scopeFor('delete', `${API_PREFIX}${path}`),
+      });
+      return { kind: 'rejected', status: res.status, code: error.code, message: error.message, explanation };
+    }
+    if (res.status >= 500)
+      return { kind: 'unknown', reason: Msg.server(res.status, this.errorInfo(res).code) };
+    return { kind: 'unknown', reason: Msg.badAnswer(res.status) };
+  }
+
+  /** trySend's outcomes for a request that got no answer, as a delete's. */
+  private deleteOutcomeOf(outcome: SendOutcome): DeleteOutcome {
+    if (outcome.kind === 'unauthorized' || outcome.kind === 'unknown') return outcome;
+    return { kind: 'unknown', reason: Msg.unexpectedSend };
+  }
+
+  /**
+   * GET /reports/trial_balance_bs for one range inside one accounting period: closing_balance is the balance
+   * at endDate. Accounts and sub-accounts whose every figure is 0 are left out by MF [D].
+   */
+  trialBalanceBs(q: TrialBalanceQuery): MfTrialBalance {
+    const body = this.getObject(
+      '/reports/trial_balance_bs',
+      new QueryBuilder()
+        .set('start_date', q.startDate)
+        .set('end_date', q.endDate)
+        .set('with_sub_accounts', q.withSubAccounts ? 'true' : undefined),
+    );
+    if (!Array.isArray(body.rows) || !Array.isArray(body.columns)) throw this.badAnswer(200);
+    return body as unknown as MfTrialBalance;
+  }
+
   // Creates
 
   private create(path: string, body: unknown): SendOutcome {
@@ -418,7 +513,7 @@ export class MfClient {
     method: HttpRequest['method'],
     path: string,
     query: QueryBuilder,
-    payload: string,
+    payload?: string,
   ): Sent | SendOutcome {
     let token: string;
     try {

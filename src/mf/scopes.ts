@@ -18,6 +18,7 @@ export const SCOPE_LABELS: Readonly<Record<string, string>> = {
   'mfc/accounting/transaction.read': '明細の参照',
   'mfc/accounting/journal.read': '仕訳の参照',
   'mfc/accounting/journal.write': '仕訳の登録、更新、削除',
+  'mfc/accounting/report.read': '帳票の参照',
 };
 
 /** `METHOD /path` (ids as `{id}`) of every operation the client calls → its scope. */
@@ -32,6 +33,9 @@ export const OPERATION_SCOPES: Readonly<Record<string, string>> = {
   'GET /api/v3/journals': 'mfc/accounting/journal.read',
   'POST /api/v3/journals': 'mfc/accounting/journal.write',
   'GET /api/v3/journals/{id}': 'mfc/accounting/journal.read',
+  // 重複点検 deletes a duplicate a person chose; 残高照合 reads the balance sheet's trial balance.
+  'DELETE /api/v3/journals/{id}': 'mfc/accounting/journal.write',
+  'GET /api/v3/reports/trial_balance_bs': 'mfc/accounting/report.read',
 };
 
 /** Every scope kicho asks for, in the order the sidebar shows them. */

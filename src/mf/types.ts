@@ -30,6 +30,8 @@ export interface MfAccount {
   name: string;
   available: boolean;
   tax_id: MfId | null;
+  /** ASSET, LIABILITY, CAPITAL, REVENUE, EXPENSE or NONE (the document's AccountGroups). */
+  account_group?: string;
   sub_accounts: MfSubAccount[];
 }
 
@@ -72,19 +74,49 @@ export interface MfJournalSide {
   account_id: MfId;
   account_name?: string;
   sub_account_id?: MfId | null;
+  sub_account_name?: string | null;
   tax_id?: MfId | null;
   trade_partner_code?: string | null;
+  trade_partner_name?: string | null;
   value: number;
   tax_value?: number;
 }
 
+/** How a journal came to be (the document's EnteredBy enum); only some values matter to kicho. */
+export type MfEnteredBy = string;
+
 export interface MfJournal {
   id: MfId;
+  /** 仕訳番号, per term. */
+  number?: number;
   transaction_date: string;
   transaction_id: MfId | null;
   tags: string[];
   memo: string | null;
+  /** e.g. JOURNAL_TYPE_EXTERNAL (API), JOURNAL_TYPE_NORMAL (typed in MF), JOURNAL_TYPE_OPENING. */
+  entered_by?: MfEnteredBy;
+  journal_type?: string;
+  is_realized?: boolean;
+  create_time?: string;
   branches: { remark?: string | null; debitor?: MfJournalSide | null; creditor?: MfJournalSide | null }[];
+}
+
+/** One row of a trial balance (the document's TBRow): a total, an account or a sub-account. */
+export interface MfTrialBalanceRow {
+  name: string;
+  /** assets, liabilities, net_assets, liabilities_net_assets, financial_statement_item, account, sub_account. */
+  type: string;
+  /** In the order of `columns`; null when MF cannot compute one (ratio with a zero denominator). */
+  values: (number | null)[];
+  rows: MfTrialBalanceRow[] | null;
+}
+
+/** GET /reports/trial_balance_bs (the document's TBResponse). */
+export interface MfTrialBalance {
+  columns: string[];
+  start_date: string;
+  end_date: string;
+  rows: MfTrialBalanceRow[];
 }
 
 /** Body of POST /api/v3/transactions/journalize (flat, no wrapper). */
@@ -109,6 +141,19 @@ export interface CreateJournalRequest {
     branches: { remark?: string; debitor: MfJournalSide; creditor: MfJournalSide }[];
   };
 }
+
+/**
+ * What became of one DELETE /journals/{id} (sent once, like a create). `unknown` means it may or may not
+ * have been deleted: it is looked up (GET /journals/{id}), never sent again blindly.
+ */
+export type DeleteOutcome =
+  | { kind: 'deleted' }
+  /** MF says no journal has this id (400 invalid_request_path_parameter): it is already gone. */
+  | { kind: 'absent' }
+  | { kind: 'rejected'; status: number; code: string; message: string; explanation: string }
+  | { kind: 'rate-limited'; retryAfterMs: number | null }
+  | { kind: 'unauthorized'; message: string }
+  | { kind: 'unknown'; reason: string };
 
 /**
  * What became of one create call (DESIGN §5 step 4). `unknown` means the journal may or may not

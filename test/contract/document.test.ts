@@ -148,7 +148,7 @@ describe('the checker refuses what the document refuses', () => {
 });
 
 describe('the client, through its real code paths, keeps to the document in every operation it calls', () => {
-  test('masters, lines, journals, journalize, POST /journals and GET /journals/{id}', () => {
+  test('masters, lines, journals, journalize, POST /journals, GET and DELETE /journals/{id}, the trial balance', () => {
     const h = logged();
     h.client.office();
     h.client.accounts();
@@ -183,6 +183,9 @@ describe('the client, through its real code paths, keeps to the document in ever
     const journal = outcome.kind === 'created' ? h.client.journal(outcome.journalId) : null;
     assert.ok(journal);
     assert.equal(h.client.journal('AAAAAAAAAAAAAAAAAAAAAA%3D%3D'), null);
+    h.client.trialBalanceBs({ startDate: '2026-04-01', endDate: '2026-04-30', withSubAccounts: true });
+    assert.equal(h.client.deleteJournal(journal.id).kind, 'deleted');
+    assert.equal(h.client.deleteJournal(journal.id).kind, 'absent');
     assert.deepEqual(h.log.violations, [], h.log.report());
     const reached = new Set(
       h.mf.requestLog
@@ -357,6 +360,42 @@ const CASES: Record<DifferenceName, () => void> = {
     h.mf.injectFault({ kind: '429', retryAfterSeconds: 2 });
     h.client.taxes();
     assert.equal(h.log.named.get('retry-after'), 1);
+  },
+  'trial-balance-null-rows': () => {
+    for (const leaf of ['null', 'empty'] as const) {
+      const h = logged({ fake: { trialBalanceLeafRows: leaf } });
+      const tb = h.client.trialBalanceBs({
+        startDate: '2026-04-01',
+        endDate: '2026-04-30',
+        withSubAccounts: true,
+      });
+      const deposits = tb.rows.flatMap(function all(r): typeof tb.rows {
+        return [r, ...(r.rows ?? []).flatMap(all)];
+      });
+      const leafRow = deposits.find((r) => r.type === 'sub_account');
+      if (leaf === 'null') assert.equal(leafRow?.rows, null);
+      else assert.deepEqual(leafRow?.rows, []);
+      assert.equal(h.log.named.get('trial-balance-null-rows') ?? 0, leaf === 'null' ? 1 : 0);
+      assert.deepEqual(h.log.violations, [], h.log.report());
+    }
+  },
+  'trial-balance-figures': () => {
+    const h = logged();
+    const before = h.client.trialBalanceBs({ startDate: '2026-04-01', endDate: '2026-05-31' });
+    const cash = (tb: typeof before) =>
+      tb.rows
+        .flatMap(function all(r): typeof tb.rows {
+          return [r, ...(r.rows ?? []).flatMap(all)];
+        })
+        .find((r) => r.type === 'account' && r.name === '現金')?.values[3] ?? 0;
+    h.mf.addJournal({
+      date: '2026-05-02',
+      debit: { account: '現金', value: 3_000 },
+      credit: { account: '普通預金', sub: '三井住友銀行', value: 3_000 },
+    });
+    const after = h.client.trialBalanceBs({ startDate: '2026-04-01', endDate: '2026-05-31' });
+    assert.equal(Number(cash(after)) - Number(cash(before)), 3_000, 'the figures come from the books');
+    assert.deepEqual(h.log.violations, [], h.log.report());
   },
   'fake-detail-header': () => {
     const h = logged();

@@ -239,3 +239,78 @@ describe('createJournal (CSV lines)', () => {
     assert.equal(h.mf.journalsByTag(TAG).length, 1);
   });
 });
+
+describe('deleteJournal', () => {
+  function created(h: Harness): string {
+    const { outcome } = journalize(h);
+    assert.equal(outcome.kind, 'created');
+    return outcome.kind === 'created' ? outcome.journalId : '';
+  }
+
+  test('deleted (204): the id in the path encoded once more, no body; a second delete is absent', () => {
+    const h = harness();
+    const id = created(h);
+    assert.deepEqual(h.client.deleteJournal(id), { kind: 'deleted' });
+    const request = h.http.sent.at(-1);
+    assert.equal(request?.method, 'delete');
+    assert.equal(request?.payload, undefined);
+    assert.ok(request?.url.includes(`/journals/${encodeURIComponent(id)}?`));
+    assert.equal(
+      h.mf.journals().some((j) => j.id === id),
+      false,
+    );
+    assert.deepEqual(h.client.deleteJournal(id), { kind: 'absent' });
+  });
+
+  test('a timeout or a 5xx is unknown (sent once, never again by the client); 429 and 401', () => {
+    for (const kind of [
+      'commit-then-timeout',
+      'timeout-before-commit',
+      '5xx-after-commit',
+      '5xx-before-commit',
+    ] as const) {
+      const h = harness();
+      const id = created(h);
+      h.mf.injectFault({ kind, match: { method: 'DELETE' } });
+      assert.equal(h.client.deleteJournal(id).kind, 'unknown', kind);
+      assert.equal(h.mf.requestLog.filter((e) => e.method === 'DELETE').length, 1, kind);
+    }
+    const h = harness();
+    const id = created(h);
+    h.mf.injectFault({ kind: '429', retryAfterSeconds: 3, match: { method: 'DELETE' } });
+    assert.deepEqual(h.client.deleteJournal(id), { kind: 'rate-limited', retryAfterMs: 3000 });
+    h.mf.injectFault({ kind: '401-once', match: { method: 'DELETE' } });
+    assert.deepEqual(
+      h.client.deleteJournal(id),
+      { kind: 'deleted' },
+      'a 401 is refreshed and sent once more',
+    );
+  });
+
+  test('403 is rejected with the permission to grant, in Japanese', () => {
+    const h = harness();
+    const id = created(h);
+    h.mf.injectFault({ kind: '403', match: { method: 'DELETE' } });
+    const outcome = h.client.deleteJournal(id);
+    assert.equal(outcome.kind, 'rejected');
+    assert.match(
+      outcome.kind === 'rejected' ? outcome.explanation : '',
+      /journal\.write|仕訳の登録、更新、削除/,
+    );
+  });
+});
+
+describe('trialBalanceBs', () => {
+  test('one GET with the dates and with_sub_accounts; the tree as MF sends it', () => {
+    const h = harness();
+    const tb = h.client.trialBalanceBs({
+      startDate: '2026-04-01',
+      endDate: '2026-04-30',
+      withSubAccounts: true,
+    });
+    assert.equal(tb.columns[3], 'closing_balance');
+    assert.ok(tb.rows.length > 0);
+    const [req] = requestsTo(h.mf, '/api/v3/reports/trial_balance_bs');
+    assert.match(req.query, /start_date=2026-04-01&end_date=2026-04-30&with_sub_accounts=true/);
+  });
+});

@@ -24,6 +24,8 @@ export interface CsvLine {
   amount: number;
   description: string;
   key: string;
+  /** The file's running balance after this line (its 残高 column), or null when it has none. */
+  balance: number | null;
 }
 
 export interface CsvProblem {
@@ -91,6 +93,8 @@ function lineOf(
     if (!a.value) return { ok: false, reason: '金額がありません（空か 0 です）。' };
     signed = layout.positive === '入金' ? a.value : -a.value;
   }
+  // 残高 is optional: a cell that cannot be read leaves the line as it is, without a balance.
+  const balance = layout.balance >= 0 && layout.balance < f.length ? parseAmount(f[layout.balance]) : null;
   return {
     ok: true,
     value: {
@@ -99,6 +103,7 @@ function lineOf(
       side: signed > 0 ? '入金' : '出金',
       amount: Math.abs(signed),
       description,
+      balance: balance?.ok ? balance.value : null,
     },
   };
 }

@@ -20,6 +20,8 @@ export type ResolvedLayout =
       deposit: number;
       /** Index into the records of the header row, or -1 when the file has none. */
       headerAt: number;
+      /** The running balance after each line (残高), or -1 when the file has none. */
+      balance: number;
     }
   | {
       kind: 'signed';
@@ -30,6 +32,7 @@ export type ResolvedLayout =
       /** What a positive amount means: 入金 in a bank statement, 出金 (a purchase) on a card. */
       positive: Direction;
       headerAt: number;
+      balance: number;
     };
 
 export type PresetId = 'bank' | 'signed' | 'card';
@@ -44,6 +47,8 @@ export interface LayoutChoice {
   amount?: number;
   withdrawal?: number;
   deposit?: number;
+  /** The 残高 column (optional). */
+  balance?: number;
   positive?: Direction;
   /** True when the first line is a header (custom layouts only; default true). */
   header?: boolean;
@@ -138,6 +143,18 @@ export const PRESETS: readonly Preset[] = [
   },
 ];
 
+/** A running balance after each line; optional in every layout (cards rarely have one). */
+const BALANCE_NAMES = [
+  '残高',
+  '差引残高',
+  'お取引後残高',
+  '取引後残高',
+  '残高(円)',
+  '差引残高(円)',
+  'お預り残高',
+  '預金残高',
+];
+
 /** Rows searched for a header: banks put the account number, period and balance above it. */
 const HEADER_SEARCH_ROWS = 15;
 
@@ -150,6 +167,7 @@ function bindPreset(p: Preset, header: readonly string[], headerAt: number): Res
   const date = findColumn(header, p.date);
   const description = findColumn(header, p.description);
   if (date < 0 || description < 0) return null;
+  const balance = findColumn(header, BALANCE_NAMES);
   if (p.amount) {
     const amount = findColumn(header, p.amount);
     if (amount < 0) return null;
@@ -161,12 +179,13 @@ function bindPreset(p: Preset, header: readonly string[], headerAt: number): Res
       amount,
       positive: p.positive ?? '入金',
       headerAt,
+      balance,
     };
   }
   const withdrawal = findColumn(header, p.withdrawal ?? []);
   const deposit = findColumn(header, p.deposit ?? []);
   if (withdrawal < 0 || deposit < 0) return null;
-  return { kind: 'split', name: p.name, date, description, withdrawal, deposit, headerAt };
+  return { kind: 'split', name: p.name, date, description, withdrawal, deposit, headerAt, balance };
 }
 
 /** The first preset (in `presets` order) whose header names appear in one of the first rows. */
@@ -198,6 +217,7 @@ export function resolveLayout(records: readonly CsvRecord[], choice: LayoutChoic
     const headerAt = choice.header === false ? -1 : 0;
     const date = column(choice.date, '日付', problems);
     const description = column(choice.description, '摘要', problems);
+    const balance = choice.balance === undefined ? -1 : column(choice.balance, '残高', problems);
     if (choice.amount !== undefined) {
       const amount = column(choice.amount, '金額', problems);
       if (problems.length > 0) return { ok: false, reason: problems.join(' ') };
@@ -211,6 +231,7 @@ export function resolveLayout(records: readonly CsvRecord[], choice: LayoutChoic
           amount,
           positive: choice.positive ?? '入金',
           headerAt,
+          balance,
         },
       };
     }
@@ -228,6 +249,7 @@ export function resolveLayout(records: readonly CsvRecord[], choice: LayoutChoic
         withdrawal,
         deposit,
         headerAt,
+        balance,
       },
     };
   }
@@ -244,7 +266,7 @@ export function resolveLayout(records: readonly CsvRecord[], choice: LayoutChoic
   };
 }
 
-/** Every column a layout reads (to tell a short row from a full one). */
+/** Every column a layout needs (to tell a short row from a full one); 残高 is optional. */
 export function layoutColumns(l: ResolvedLayout): number[] {
   return l.kind === 'split'
     ? [l.date, l.description, l.withdrawal, l.deposit]

@@ -1,0 +1,213 @@
+/**
+ * 重複を削除: the journals a person set to 削除 on the 重複点検 sheet, listed in a confirmation dialog, then
+ * deleted in MF with the posting protocol's discipline (core/duplicates/deletion): looked up, claimed and
+ * flushed under the script lock, DELETE sent once, an unknown outcome looked up, the 台帳 settled. Only a
+ * person's confirmation sends a DELETE: the dialog's token must still match the sheet, and a trigger never
+ * deletes anything.
+ */
+import {
+  type DeleteResult,
+  type DeleterPort,
+  type DeletionInput,
+  type DeletionSummary,
+  recoverDeletions,
+  deleteDuplicates as runDeletion,
+} from '../core/duplicates/deletion';
+import type { AuditJournal } from '../core/duplicates/facts';
+import { planDeletion } from '../core/duplicates/sheet';
+import { sha256Hex } from '../core/sha256';
+import { scriptClock } from '../gas/clock';
+import { duplicateSheetPort, readDuplicateTable } from '../gas/duplicate-sheet';
+import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
+import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
+import { mfClient, officeRefusal } from '../gas/mf-connection';
+import { isTriggerEvent } from '../gas/session';
+import type { MfClient } from '../mf/client';
+import { HttpNotSentError } from '../mf/http';
+import { type RunContext, type RunResult, runEntry } from './run';
+
+const ACTION = '重複の削除';
+
+export const DELETE_RUN_MSG = {
+  trigger: '重複の削除は、人がダイアログで確かめたときだけ行います（定期実行からは削除しません）。',
+  done: (deleted: number, absent: number) =>
+    `MF から仕訳を ${deleted} 件削除しました${absent > 0 ? `（ほかに ${absent} 件は MF に既にありませんでした）` : ''}。`,
+  ledger: (excluded: number, relinked: number) =>
+    `台帳の ${excluded} 行を除外にしました（二度と登録しません）${relinked > 0 ? `。${relinked} 行は残した仕訳につなぎ直しました` : ''}。`,
+  failed: (n: number) => `${n} 件は MF が削除を断りました（シート「重複点検」の結果を見てください）。`,
+  unknown: (n: number) =>
+    `${n} 件は削除できたかわかりません。次の「重複点検」か「重複を削除」で MF に確かめます（送り直しはしません）。`,
+  stillThere: (n: number) =>
+    `${n} 件は応答がなかったため確かめたところ、MF に残っていました（削除されていません）。`,
+  returned: (n: number) => `${n} 件は送りませんでした（操作は「削除」のままです）。`,
+  changed: (n: number) => `${n} 件は点検のあとで MF の仕訳が変わっていたため削除していません。`,
+  recovered: (n: number) => `前回の削除の結果を MF で確かめ、${n} 件を片付けました。`,
+  nothing: '削除する仕訳はありませんでした。',
+} as const;
+
+function digest(text: string): string {
+  return sha256Hex(text).slice(0, 32);
+}
+
+function stampNow(): string {
+  return Utilities.formatDate(new Date(), Session.getScriptTimeZone(), 'yyyy-MM-dd HH:mm');
+}
+
+function deleterOf(client: MfClient): DeleterPort {
+  return {
+    journal: (id) => client.journal(id) as AuditJournal | null,
+    deleteJournal(id): DeleteResult {
+      try {
+        const outcome = client.deleteJournal(id);
+        return outcome.kind === 'rejected' ? { kind: 'rejected', explanation: outcome.explanation } : outcome;
+      } catch (e) {
+        // Apps Script refused to send it: nothing reached MF.
+        if (e instanceof HttpNotSentError) return { kind: 'not-sent', reason: e.message };
+        return { kind: 'unknown', reason: e instanceof Error ? e.message : String(e) };
+      }
+    },
+  };
+}
+
+function inputFor(ctx: RunContext, client: MfClient): DeletionInput {
+  const clock = scriptClock();
+  const sheet = ledgerSheet();
+  return {
+    sheet: duplicateSheetPort(),
+    ledger: {
+      read: () => readLedger(sheet),
+      write: (table, changes) => writeLedgerChanges(table, changes, sheet),
+    },
+    lock: scriptLock(),
+    deleter: deleterOf(client),
+    clock: { ...clock, stamp: stampNow },
+    who: ctx.who,
+    startedAt: ctx.startedAt,
+    digest,
+  };
+}
+
+/** 削除中 rows past their lease and 不明 rows, looked up and settled (the audit does this first). */
+export function recoverStaleDeletions(ctx: RunContext, client: MfClient): DeletionSummary {
+  const summary = recoverDeletions(inputFor(ctx, client));
+  if (summary.recovered > 0) summary.messages.unshift(DELETE_RUN_MSG.recovered(summary.recovered));
+  return summary;
+}
+
+function describe(s: DeletionSummary): string[] {
+  const out: string[] = [];
+  if (s.deleted.length > 0 || s.absent.length > 0)
+    out.push(DELETE_RUN_MSG.done(s.deleted.length, s.absent.length));
+  if (s.ledgerExcluded > 0 || s.ledgerRelinked > 0)
+    out.push(DELETE_RUN_MSG.ledger(s.ledgerExcluded, s.ledgerRelinked));
+  if (s.failed > 0) out.push(DELETE_RUN_MSG.failed(s.failed));
+  if (s.unknown > 0) out.push(DELETE_RUN_MSG.unknown(s.unknown));
+  if (s.stillThere > 0) out.push(DELETE_RUN_MSG.stillThere(s.stillThere));
+  if (s.returned > 0) out.push(DELETE_RUN_MSG.returned(s.returned));
+  if (s.changed > 0) out.push(DELETE_RUN_MSG.changed(s.changed));
+  return out;
+}
+
+export function runDeleteDuplicates(ctx: RunContext, token: string, client?: MfClient): RunResult {
+  if (ctx.fromTrigger) return { ok: false, count: 0, messages: [DELETE_RUN_MSG.trigger] };
+  const mf = client ?? mfClient();
+  const otherOffice = officeRefusal(mf);
+  if (otherOffice) return { ok: false, count: 0, messages: [otherOffice] };
+  const summary = runDeletion(inputFor(ctx, mf), token);
+  if (summary.busy)
+    return { ok: false, count: summary.deleted.length, messages: [BUSY_MESSAGE, ...summary.messages] };
+  const lines = describe(summary);
+  const messages = [...lines, ...summary.messages];
+  if (messages.length === 0) messages.push(DELETE_RUN_MSG.nothing);
+  return {
+    ok: !summary.refusedPlan && summary.failed === 0 && summary.unknown === 0,
+    count: summary.deleted.length,
+    messages,
+    // ログ names what was deleted: who and when are on the line itself.
+    deletedIds: summary.deleted,
+    absentIds: summary.absent,
+    failed: summary.failed,
+    unknown: summary.unknown,
+    stillThere: summary.stillThere,
+    returned: summary.returned,
+    changed: summary.changed,
+    ledgerExcluded: summary.ledgerExcluded,
+    ledgerRelinked: summary.ledgerRelinked,
+    refusedPlan: summary.refusedPlan,
+  };
+}
+
+/** The dialog's 削除する: deletes exactly the plan it showed (its token), or nothing. */
+export function deleteDuplicates(token: unknown) {
+  const fromTrigger = isTriggerEvent(token);
+  return runEntry(
+    ACTION,
+    fromTrigger ? token : undefined,
+    (ctx) => {
+      const result = runDeleteDuplicates(ctx, typeof token === 'string' ? token : '');
+      // The ids deleted go into ログ's message (who and when are its own columns).
+      const ids = [...((result.deletedIds as string[]) ?? [])];
+      if (ids.length > 0) result.messages.push(`削除した仕訳: ${ids.join('、')}`);
+      return result;
+    },
+    { show: false },
+  );
+}
+
+// Dialog
+
+export interface DeletionDialogData {
+  token: string;
+  rows: {
+    group: string;
+    id: string;
+    date: string;
+    amount: number;
+    debit: string;
+    credit: string;
+    remark: string;
+    origin: string;
+    proposal: string;
+  }[];
+  refused: string[];
+  warnings: string[];
+  inFlight: number;
+}
+
+/** What the confirmation lists: read from the sheet only, no MF call. */
+export function deletionDialogData(): DeletionDialogData {
+  const table = readDuplicateTable();
+  const plan = planDeletion(table, digest);
+  return {
+    token: plan.token,
+    rows: plan.planned.map((p) => ({
+      group: p.group,
+      id: p.journalId,
+      date: String(p.record.取引日),
+      amount: Number(p.record.金額),
+      debit: String(p.record.借方),
+      credit: String(p.record.貸方),
+      remark: String(p.record.摘要),
+      origin: String(p.record.作成元),
+      proposal: String(p.record.提案),
+    })),
+    refused: plan.refused.map((r) => r.message),
+    warnings: plan.warnings,
+    inFlight: table.rows.filter((r) => r.record.状態 === '削除中' || r.record.状態 === '不明').length,
+  };
+}
+
+/** JSON for a <script> block: nothing in a 摘要 can close the tag or break the line. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** Menu 「重複を削除」: the confirmation dialog. */
+export function openDuplicateDeletion(): void {
+  const template = HtmlService.createTemplateFromFile('duplicate-delete');
+  template.plan = scriptJson(deletionDialogData());
+  SpreadsheetApp.getUi().showModalDialog(template.evaluate().setWidth(720).setHeight(560), '重複を削除');
+}
