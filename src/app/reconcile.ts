@@ -2,7 +2,7 @@
  * reconcile(): looks up 不明 rows and stale 送信中 rows in MF before anything is sent again.
  * MF calls grow with accounting periods, date windows and groups of 50 ids — not with rows.
  */
-import { isMfKey, remoteTag } from '../core/keys';
+import { isCsvKey, isMfKey, remoteTag } from '../core/keys';
 import { indexByKey, type RowChange } from '../core/ledger';
 import { applyChanges } from '../core/protocol';
 import {
@@ -13,13 +13,15 @@ import {
   unchanged,
 } from '../core/reconcile';
 import { SAFETY } from '../core/safety';
+import { SHEET } from '../core/schema';
+import { SETTING_NEEDS } from '../core/settings';
 import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
-import { readSettings } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
 import type { MfAccountingPeriod } from '../mf/types';
 import { accountingPeriodFor } from '../mf/windows';
+import { preflight, settingsFor } from './preflight';
 import { refreshReviewSheet } from './review-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
@@ -43,16 +45,21 @@ function byPeriod(
   return [...groups.values()];
 }
 
-/** One result per candidate key. */
+/** An MF line's row (also one whose キー a person cleared: its 明細ID still names the line). */
+function isMfRow(c: ReconcileCandidate): boolean {
+  return isMfKey(c.key) || (!isCsvKey(c.key) && String(c.record.明細ID).trim() !== '');
+}
+
+/** One result per candidate (keyed by the candidate: rows whose key was cleared share the key ''). */
 export function lookUp(
   client: MfClient,
   candidates: readonly ReconcileCandidate[],
-): Map<string, LookupResult> {
-  const results = new Map<string, LookupResult>();
+): Map<ReconcileCandidate, LookupResult> {
+  const results = new Map<ReconcileCandidate, LookupResult>();
   if (candidates.length === 0) return results;
   const periods = client.office().accounting_periods;
-  const mf = candidates.filter((c) => isMfKey(c.key));
-  const other = candidates.filter((c) => !isMfKey(c.key));
+  const mf = candidates.filter(isMfRow);
+  const other = candidates.filter((c) => !isMfRow(c));
 
   for (const group of byPeriod(mf, periods)) {
     const { start, end } = dateRange(group);
@@ -76,7 +83,7 @@ export function lookUp(
       const journal = journalOf.get(id);
       const s = status.get(id);
       results.set(
-        c.key,
+        c,
         journal
           ? { kind: 'found', journalId: journal }
           : s === 'none'
@@ -94,14 +101,17 @@ export function lookUp(
     for (const j of client.journalsBetween(start, end)) for (const t of j.tags) byTag.set(t, j.id);
     for (const c of other) {
       const journal = byTag.get(remoteTag(c.key));
-      results.set(c.key, journal ? { kind: 'found', journalId: journal } : { kind: 'absent' });
+      results.set(c, journal ? { kind: 'found', journalId: journal } : { kind: 'absent' });
     }
   }
   return results;
 }
 
 export function runReconcile(_ctx: RunContext, client?: MfClient): RunResult {
-  const { settings } = readSettings();
+  const refused = preflight(SHEET.ledger, SHEET.settings);
+  if (refused) return refused;
+  const { settings, refusal } = settingsFor(SETTING_NEEDS.reconcile);
+  if (refusal) return refusal;
   const candidates = reconcileCandidates(readLedger().rows, Date.now());
   if (candidates.length === 0)
     return { count: 0, messages: ['照合が必要な行はありません。'], found: 0, resend: 0, review: 0 };
@@ -121,7 +131,7 @@ export function runReconcile(_ctx: RunContext, client?: MfClient): RunResult {
     for (const c of candidates) {
       // Re-located by key under the lock; skipped if another run changed the row meanwhile.
       const row = (byKey.get(c.key) ?? []).find((r) => unchanged(c, r.record));
-      const result = results.get(c.key);
+      const result = results.get(c);
       if (!row || !result) continue;
       const patch = reconcilePatch(c, result, policy);
       if (patch) changes.push({ key: c.key, rowNumber: row.rowNumber, patch });
@@ -130,7 +140,8 @@ export function runReconcile(_ctx: RunContext, client?: MfClient): RunResult {
     refreshReviewSheet(applyChanges(table, changes), settings.graceMinutes);
     return changes;
   });
-  if (!done) return { ok: false, count: 0, messages: ['別の実行が進行中です。次の照合で確認します。'] };
+  if (!done)
+    return { ok: false, count: 0, messages: ['別の実行が進行中です。次の照合で確認します。'], busy: true };
   const changes = done.value;
   const found = changes.filter((c) => c.patch.状態 === '完了').length;
   const resend = changes.filter((c) => c.patch.状態 === '送信待ち').length;

@@ -6,20 +6,29 @@ import { emptyRecord } from '../core/intake';
 import { mfKey, remoteTag } from '../core/keys';
 import { indexByKey, type LedgerRecord } from '../core/ledger';
 import { connectedAccountName } from '../core/masters';
+import { SHEET } from '../core/schema';
+import { SETTING_NEEDS } from '../core/settings';
 import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { recordLedgerRows } from '../gas/run-state';
-import { readMasters, readSettings } from '../gas/settings-sheet';
+import { readMasters } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
+import { doneCounts, goneMessage, lastDoneRows, resetDoneRows } from './done-rows';
 import { importWindow } from './import-transactions';
+import { preflight, settingsFor } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';
 
-export function runRestore(_ctx: RunContext, client: MfClient = mfClient()): RunResult {
-  const { settings } = readSettings();
-  const masters = readMasters();
+export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
+  const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.masters);
+  if (refused) return refused;
+  const { settings, notes, refusal } = settingsFor(SETTING_NEEDS.restore);
+  if (refusal) return refusal;
   const window = importWindow(settings, today());
+  if (window.problem) return { ok: false, count: 0, messages: [window.problem, ...notes] };
+  const client = given ?? mfClient();
+  const masters = readMasters();
   const journals = client
     .journalsBetween(window.start, window.end)
     .filter((j) => j.tags.some((t) => t.startsWith('kc-')));
@@ -60,20 +69,37 @@ export function runRestore(_ctx: RunContext, client: MfClient = mfClient()): Run
   }
   const done = underScriptLock(() => {
     const table = readLedger();
+    // A line whose row is still there (even with a broken key: its 明細ID) is not added again.
     const present = indexByKey(table.rows);
-    const added = rebuilt.filter((r) => !present.has(String(r.キー)));
-    appendLedgerRecords(added);
-    recordLedgerRows(table.rows.length + added.length);
-    return added;
+    const ids = new Set(table.rows.map((r) => String(r.record.明細ID)).filter((id) => id !== ''));
+    const added = rebuilt.filter((r) => !present.has(String(r.キー)) && !ids.has(String(r.明細ID)));
+    const before = doneCounts(table);
+    const gone = goneMessage(lastDoneRows(), before);
+    // Counted from the sheet after the write (DESIGN §9.7), not from the plan.
+    const written = appendLedgerRecords(added);
+    recordLedgerRows(table.rows.length + written);
+    // A person asked for this: from now on the 台帳 as it is is what completed rows are counted against.
+    if (written === added.length) resetDoneRows({ mf: before.mf + written, csv: before.csv });
+    return { planned: added.length, written, gone };
   });
-  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
-  const added = done.value;
+  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
+  const { planned, written, gone } = done.value;
   const messages = [
-    `MFの仕訳 ${journals.length} 件を確認し、台帳に ${added.length} 行を「完了」として戻しました。`,
+    `MFの仕訳 ${journals.length} 件を確認し、台帳に ${written} 行を「完了」として戻しました。`,
+    ...notes,
   ];
   if (unkeyed > 0)
-    messages.push(`明細に結びつかない仕訳 ${unkeyed} 件は戻せませんでした（MFで確認してください）。`);
-  return { count: added.length, messages, restored: added.length, unkeyed };
+    messages.push(
+      `明細に結びつかない仕訳 ${unkeyed} 件は戻せませんでした（CSVの行なら、同じCSVを取り込み直すと「完了」として戻ります。それ以外はMFで確認してください）。`,
+    );
+  if (gone) messages.push(`復元の前: ${gone}`);
+  if (written < planned) {
+    messages.unshift(
+      `台帳に ${planned} 行を書き込みましたが、読み直すと ${written} 行しかありません。台帳の見出し（1 行目）が変わっていないか確かめ、メニュー「記帳 > 初期設定」を実行してから、もう一度「台帳を復元」を実行してください。`,
+    );
+    return { ok: false, count: written, messages, restored: written, unkeyed };
+  }
+  return { count: written, messages, restored: written, unkeyed };
 }
 
 export function restoreLedgerFromMf(e?: unknown) {

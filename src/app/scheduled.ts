@@ -4,11 +4,13 @@
  * next run.
  */
 import { STOP_CLAIMING_AT_MS } from '../core/budget';
+import { SHEET } from '../core/schema';
+import { SETTING_NEEDS } from '../core/settings';
 import { readLedger } from '../gas/ledger-sheet';
-import { readSettings } from '../gas/settings-sheet';
 import { runClassify } from './classify-pending';
 import { runImport } from './import-transactions';
 import { runPost } from './post-approved';
+import { preflight, settingsFor } from './preflight';
 import { runReconcile } from './reconcile';
 import { refreshReviewSheet } from './review-sheet';
 import { adoptRuleCandidates } from './rule-sheet';
@@ -18,12 +20,19 @@ import { type RunContext, type RunResult, runEntry } from './run';
 const INTAKE_BEFORE_MS = 3 * 60_000;
 
 export function runScheduledSteps(ctx: RunContext): RunResult {
+  const refused = preflight(SHEET.ledger, SHEET.settings);
+  if (refused) return refused;
   const messages: string[] = [];
   const elapsed = () => Date.now() - ctx.startedAt;
+  // A step that stopped for a reason a person must fix (a missing header, a bad setting, MF
+  // authentication) makes the whole run 失敗 in ログ (DESIGN §9.7: no silent stop); another run
+  // holding the lock does not.
+  let failed = false;
   const step = (name: string, fn: () => RunResult): RunResult | null => {
     try {
       const r = fn();
       messages.push(...r.messages);
+      if (r.ok === false && !r.busy) failed = true;
       return r;
     } catch (e) {
       messages.push(`${name}: ${e instanceof Error ? e.message : String(e)}`);
@@ -31,7 +40,11 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
     }
   };
   const reconciled = step('照合', () => runReconcile(ctx));
-  const { settings } = readSettings();
+  const { settings, refusal } = settingsFor(SETTING_NEEDS.scheduled);
+  if (refusal) {
+    messages.push(...refusal.messages);
+    return { ok: false, count: 0, messages, reconciled: reconciled?.count ?? 0, posted: 0, review: 0 };
+  }
   let posted = 0;
   if (settings.autoRun) {
     if (elapsed() < INTAKE_BEFORE_MS) step('取込', () => runImport(ctx));
@@ -44,7 +57,14 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
   }
   const review = refreshReviewSheet(readLedger(), settings.graceMinutes);
   if (review > 0) messages.push(`要確認シートに ${review} 件あります。`);
-  return { count: posted, messages, reconciled: reconciled?.count ?? 0, posted, review };
+  return {
+    ok: !failed,
+    count: posted,
+    messages,
+    reconciled: reconciled?.count ?? 0,
+    posted,
+    review,
+  };
 }
 
 export function runScheduled(e?: unknown) {

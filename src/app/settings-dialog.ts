@@ -4,6 +4,7 @@
  */
 
 import { SHEET } from '../core/schema';
+import { canonicalItem } from '../core/settings';
 import { problemsOf, type SettingField, settingFields } from '../core/settings-form';
 import { toCell } from '../gas/cells';
 import { underScriptLock } from '../gas/lock';
@@ -41,11 +42,13 @@ export function saveSettings(values: unknown): SaveResult {
     const problems = problemsOf(rows, typed);
     if (Object.keys(problems).length > 0) return { ok: false, problems };
     const { sheet } = ensureSheet(SHEET.settings);
-    const known = new Map(rows.map((r) => [r.item.trim(), r.rowNumber]));
+    // Items as the runs read them (NFKC: 「照合間隔(分)」 is 照合間隔（分）), so no item gets a second row.
+    const itemOf = (r: { item: string }) => canonicalItem(r.item) ?? r.item.trim();
+    const known = new Map(rows.map((r) => [itemOf(r), r.rowNumber]));
     if (rows.length > 0) {
       // Untouched rows are written back exactly as read (a Date stays a Date).
       const has = (item: string) => typed[item] !== undefined;
-      const column = rows.map((r) => [has(r.item.trim()) ? toCell(typed[r.item.trim()]) : r.value]);
+      const column = rows.map((r) => [has(itemOf(r)) ? toCell(typed[itemOf(r)]) : r.value]);
       sheet.getRange(2, valueColumn + 1, column.length, 1).setValues(column);
     }
     const missing = Object.keys(typed).filter((item) => !known.has(item));

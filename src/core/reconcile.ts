@@ -4,6 +4,7 @@
  */
 import { LEASE_MS } from './budget';
 import type { LedgerRecord, LedgerRow } from './ledger';
+import { isLedgerState } from './states';
 
 export interface ReconcileCandidate {
   key: string;
@@ -34,7 +35,20 @@ function updatedMs(record: LedgerRecord): number {
   return Number.isFinite(t) ? t : 0;
 }
 
-/** Rows to look up: every 不明 row, and 送信中 rows whose claim is older than the lease. */
+/**
+ * A row a person's edit left without a usable state: a 状態 outside §4 (cleared, or typed), or 完了
+ * without the MF仕訳ID every 完了 of ours carries. Its line may be posted or not: it is looked up too.
+ */
+export function strayState(record: LedgerRecord): boolean {
+  const state = String(record.状態);
+  if (!isLedgerState(state)) return String(record.キー).trim() !== '' || String(record.明細ID).trim() !== '';
+  return state === '完了' && String(record.MF仕訳ID).trim() === '';
+}
+
+/**
+ * Rows to look up: every 不明 row, 送信中 rows whose claim is older than the lease, and rows whose
+ * 状態 a person left unusable (strayState).
+ */
 export function reconcileCandidates(
   rows: readonly LedgerRow[],
   nowMs: number,
@@ -44,7 +58,7 @@ export function reconcileCandidates(
   for (const row of rows) {
     const state = row.record.状態;
     const stale = state === '送信中' && nowMs - updatedMs(row.record) >= leaseMs;
-    if (state === '不明' || stale)
+    if (state === '不明' || stale || strayState(row.record))
       out.push({ key: String(row.record.キー), rowNumber: row.rowNumber, record: row.record });
   }
   return out;
@@ -60,16 +74,33 @@ export function reconcilePatch(
   result: LookupResult,
   p: ReconcilePolicy,
 ): Partial<LedgerRecord> | null {
+  const stray = strayState(c.record);
+  const was = String(c.record.状態);
   if (result.kind === 'found') {
     return {
       状態: '完了',
       MF仕訳ID: result.journalId,
-      完了日時: p.now,
+      完了日時: stray && was === '完了' && String(c.record.完了日時) !== '' ? c.record.完了日時 : p.now,
       更新日時: p.now,
-      メモ: '照合でMFの仕訳を確認しました。',
+      メモ: stray
+        ? `照合でMFの仕訳を確認しました（状態が「${was}」${was === '完了' ? 'で MF仕訳ID がありません' : 'になっていました'}でした）。`
+        : '照合でMFの仕訳を確認しました。',
     };
   }
   if (result.kind === 'pending') return null;
+  if (stray) {
+    // Never straight back to 送信待ち: a person changed this row, so a person decides. A send may be in
+    // flight (a 送信中 row someone cleared): wait out the grace period first.
+    if (p.nowMs - updatedMs(c.record) < p.graceMs) return null;
+    return {
+      状態: '要確認',
+      更新日時: p.now,
+      メモ:
+        result.kind === 'excluded'
+          ? `状態が「${was}」になっていて、MFではこの明細が「対象外」です（仕訳はありません）。登録が不要なら「除外」を選んでください。`
+          : `状態が「${was}」になっていて、MFにこの明細の仕訳は見つかりません。内容を確かめて「承認」（登録する）か「除外」を選んでください。`,
+    };
+  }
   if (result.kind === 'excluded') {
     return {
       状態: '要確認',
@@ -95,5 +126,10 @@ export function reconcilePatch(
 
 /** Candidates still in the state they were looked up in (nothing else touched them meanwhile). */
 export function unchanged(c: ReconcileCandidate, current: LedgerRecord | undefined): boolean {
-  return !!current && current.状態 === c.record.状態 && current.更新日時 === c.record.更新日時;
+  return (
+    !!current &&
+    current.状態 === c.record.状態 &&
+    current.更新日時 === c.record.更新日時 &&
+    String(current.明細ID) === String(c.record.明細ID)
+  );
 }

@@ -2,23 +2,40 @@
  * The 台帳 sheet: one read of the whole table, writes batched per column, appends in one call.
  */
 
+import { columnLetter, headerIndex } from '../core/headers';
 import {
+  type ColumnWrite,
+  cellText,
   columnWrites,
   type LedgerRecord,
   type LedgerTable,
+  type PeopleWrite,
   parseLedger,
+  peopleEdited,
+  peopleWrites,
   type RowChange,
+  splitByOwner,
 } from '../core/ledger';
-import { repairChanges, rowsMoved } from '../core/ledger-repair';
+import { occurrenceKeys, repairChanges, rowsMoved, withPatchedKeys } from '../core/ledger-repair';
+import { describeShapeProblems } from '../core/ledger-shape';
 import { SAFETY } from '../core/safety';
-import { SHEET } from '../core/schema';
+import { type LedgerHeader, PEOPLE_COLUMNS, SHEET } from '../core/schema';
 import { toCell } from './cells';
-import { appendRecords, ensureSheet } from './workbook';
+import { appendRecords, readHeaderRow } from './workbook';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
+/**
+ * The 台帳, never created here: a missing 台帳 is a person's deletion or rename, and a new empty one
+ * would hide it (runs stop in preflight before they get here; 初期設定 is the one that creates it).
+ */
 export function ledgerSheet(): Sheet {
-  return ensureSheet(SHEET.ledger).sheet;
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(SHEET.ledger);
+  if (!sheet)
+    throw new Error(
+      describeShapeProblems([{ kind: 'missing-sheet', sheet: SHEET.ledger, lookalikes: [] }]).join(' '),
+    );
+  return sheet;
 }
 
 /** The whole 台帳 in one getValues. */
@@ -29,11 +46,22 @@ export function readLedger(sheet: Sheet = ledgerSheet()): LedgerTable {
 /** How many times a write is redone when people keep moving rows under it. */
 const REPAIR_ROUNDS = 3;
 
-function writeBlocks(table: LedgerTable, changes: readonly RowChange[], sheet: Sheet): void {
-  for (const w of columnWrites(table, changes)) {
+function writeBlocks(writes: readonly ColumnWrite[], sheet: Sheet): void {
+  for (const w of writes) {
     sheet
       .getRange(w.firstRow, w.column, w.values.length, w.values[0].length)
       .setValues(w.values.map((r) => r.map(toCell)));
+  }
+}
+
+function writePeople(writes: readonly PeopleWrite[], sheet: Sheet): void {
+  for (const w of writes) {
+    if (w.kind === 'run') {
+      sheet.getRange(w.firstRow, w.column, w.values.length, 1).setValues(w.values.map((v) => [toCell(v)]));
+    } else {
+      const letter = columnLetter(w.column - 1);
+      sheet.getRangeList(w.rows.map((r) => `${letter}${r}`)).setValue(toCell(w.value));
+    }
   }
 }
 
@@ -48,21 +76,83 @@ function keysNow(table: LedgerTable, sheet: Sheet): unknown[] {
     .map((r) => r[0]);
 }
 
+/** What a write did: changes held back because a person edited the row's own cells meanwhile. */
+export interface LedgerWrite {
+  withheld: RowChange[];
+}
+
+export interface WriteOptions {
+  /**
+   * Hold back the change of any row whose people-owned cells changed since the read, even a change of
+   * system cells only (the claim: a row must not be sent on what a person has just corrected). Without
+   * it only changes that write people-owned cells are checked (an outcome is always recorded).
+   */
+  yieldRows?: boolean;
+}
+
 /**
  * Writes changes column by column over the span of changed rows: calls do not grow with rows.
- * Then flushes and checks that no row moved under the write (a person sorting or inserting rows
- * while we hold the lock); if one did, rewrites every touched row by key (ledger-repair.ts).
+ *
+ * People-owned cells (勘定科目 … 操作) are written last and only where a change means them, after the
+ * cells are read once more: a row whose people-owned cells changed since `table` was read (a person
+ * typed while the run worked) keeps what the person typed, and its whole change is held back — its
+ * system cells written a moment before are put back as read — so the next run decides on the person's
+ * input (DESIGN §4: a human decision is never overwritten). Sheets has no conditional write: what is
+ * left is the one call between that read and the write.
+ *
+ * Then flushes and checks that no row moved under the write (a person sorting or inserting rows while
+ * we hold the lock); if one did, rewrites every touched row by key (ledger-repair.ts).
  */
 export function writeLedgerChanges(
   table: LedgerTable,
   changes: readonly RowChange[],
   sheet: Sheet = ledgerSheet(),
-): void {
-  if (changes.length === 0) return;
-  writeBlocks(table, changes, sheet);
-  if (!SAFETY.reorderCheck) return;
+  options: WriteOptions = {},
+): LedgerWrite {
+  if (changes.length === 0) return { withheld: [] };
+  writeBlocks(columnWrites(table, changes), sheet);
+  const peopleRows = new Set(splitByOwner(changes).people.map((c) => c.rowNumber));
+  const checked = options.yieldRows ? changes : changes.filter((c) => peopleRows.has(c.rowNumber));
+  let applied: readonly RowChange[] = changes;
+  let withheld: RowChange[] = [];
+  if (checked.length > 0) {
+    SpreadsheetApp.flush();
+    const moved = rowsMoved(withPatchedKeys(table, changes), keysNow(table, sheet));
+    const view = moved ? readLedger(sheet) : readPeopleCells(table, checked, sheet);
+    const viewRow = rowMap(table, changes, view, moved);
+    const recordAt = new Map(view.rows.map((r) => [r.rowNumber, r.record]));
+    const readAt = new Map(table.rows.map((r) => [r.rowNumber, r.record]));
+    const edited = new Set<number>();
+    for (const c of checked) {
+      const now = recordAt.get(viewRow.get(c.rowNumber) ?? -1);
+      const then = readAt.get(c.rowNumber);
+      if (now && then && peopleEdited(then, now)) edited.add(c.rowNumber);
+    }
+    withheld = changes.filter((c) => edited.has(c.rowNumber));
+    applied = changes.filter((c) => !edited.has(c.rowNumber));
+    const toView = (cs: readonly RowChange[]) =>
+      cs.flatMap((c) => {
+        const row = viewRow.get(c.rowNumber);
+        return row === undefined ? [] : [{ ...c, rowNumber: row }];
+      });
+    writePeople(peopleWrites(view, toView(applied)), sheet);
+    if (withheld.length > 0) {
+      // Their system cells went out first: put back what was read (we hold the lock, so only a person
+      // could have changed them since, and those are system-owned).
+      const restore = withheld.map((c) => {
+        const then = readAt.get(c.rowNumber) as LedgerRecord;
+        const patch: Partial<LedgerRecord> = {};
+        for (const h of Object.keys(c.patch) as LedgerHeader[])
+          if (!PEOPLE_COLUMNS.has(h)) patch[h] = then[h];
+        return { ...c, patch };
+      });
+      writeBlocks(columnWrites(view, toView(restore)), sheet);
+    }
+    if (moved) writeBlocks(columnWrites(view, repairChanges(table, applied, view)), sheet);
+  }
+  if (!SAFETY.reorderCheck) return { withheld };
   SpreadsheetApp.flush();
-  let current = table;
+  let current = withPatchedKeys(table, applied);
   for (let round = 0; rowsMoved(current, keysNow(current, sheet)); round++) {
     if (round === REPAIR_ROUNDS) {
       throw new Error(
@@ -70,12 +160,81 @@ export function writeLedgerChanges(
       );
     }
     current = readLedger(sheet);
-    writeBlocks(current, repairChanges(table, changes, current), sheet);
+    writeBlocks(columnWrites(current, repairChanges(table, applied, current)), sheet);
+    writePeople(peopleWrites(current, peopleRepairs(table, applied, current)), sheet);
     SpreadsheetApp.flush();
   }
+  return { withheld };
 }
 
-/** Appends records under their headers, in one write. */
-export function appendLedgerRecords(records: readonly LedgerRecord[], sheet: Sheet = ledgerSheet()): void {
+/**
+ * Row number in `view` of each row of `before` a change touches: the same row when nothing moved,
+ * else found by key (and occurrence, for a key on two rows) in the fresh read.
+ */
+function rowMap(
+  before: LedgerTable,
+  changes: readonly RowChange[],
+  view: LedgerTable,
+  moved: boolean,
+): Map<number, number> {
+  const out = new Map<number, number>();
+  if (!moved) {
+    for (const c of changes) out.set(c.rowNumber, c.rowNumber);
+    return out;
+  }
+  const beforeKeys = occurrenceKeys(withPatchedKeys(before, changes));
+  const rowOf = new Map<string, number>();
+  for (const [row, k] of occurrenceKeys(view)) rowOf.set(k, row);
+  for (const c of changes) {
+    const row = rowOf.get(beforeKeys.get(c.rowNumber) as string);
+    if (row !== undefined) out.set(c.rowNumber, row);
+  }
+  return out;
+}
+
+/** The people-owned part of a repair, for writePeople. */
+function peopleRepairs(before: LedgerTable, changes: readonly RowChange[], now: LedgerTable): RowChange[] {
+  return splitByOwner(repairChanges(before, changes, now)).people;
+}
+
+/**
+ * `table` with its people-owned cells as the sheet holds them now, over the rows `changes` touch: one
+ * read of the rectangle spanning those columns and rows (rows did not move, so positions hold).
+ */
+function readPeopleCells(table: LedgerTable, changes: readonly RowChange[], sheet: Sheet): LedgerTable {
+  const cols = [...PEOPLE_COLUMNS]
+    .map((h) => [h, table.columns.get(h)] as const)
+    .filter((e): e is readonly [string, number] => e[1] !== undefined);
+  if (cols.length === 0) return table;
+  const touched = changes.map((c) => c.rowNumber);
+  const first = Math.min(...touched);
+  const last = Math.max(...touched);
+  const left = Math.min(...cols.map(([, c]) => c));
+  const right = Math.max(...cols.map(([, c]) => c));
+  const grid = sheet.getRange(first, left + 1, last - first + 1, right - left + 1).getValues();
+  const rows = table.rows.map((r) => {
+    if (r.rowNumber < first || r.rowNumber > last) return r;
+    const cells = grid[r.rowNumber - first] ?? [];
+    const record = { ...r.record };
+    for (const [h, c] of cols) record[h as LedgerHeader] = cellText(cells[c - left], h as LedgerHeader);
+    return { rowNumber: r.rowNumber, record };
+  });
+  return { ...table, rows };
+}
+
+/**
+ * Appends records under their headers in one write, then reads the キー column of the new rows back
+ * (one call): the count returned is what the sheet holds, so a summary never counts rows that were not
+ * written (DESIGN §9.7).
+ */
+export function appendLedgerRecords(records: readonly LedgerRecord[], sheet: Sheet = ledgerSheet()): number {
+  if (records.length === 0) return 0;
+  const keyCol = headerIndex(readHeaderRow(sheet)).get('キー');
+  const first = sheet.getLastRow() + 1;
   appendRecords(sheet, records);
+  if (keyCol === undefined) return 0;
+  SpreadsheetApp.flush();
+  const back = sheet.getRange(first, keyCol + 1, records.length, 1).getValues();
+  const wanted = new Set(records.map((r) => String(r.キー)));
+  return back.filter((r) => wanted.has(String(r[0]))).length;
 }
