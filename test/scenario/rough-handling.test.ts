@@ -382,3 +382,262 @@ describe('CSV rows typed over', () => {
     assert.equal(journalsFor(w, edited).length, 1);
   });
 });
+
+describe('a person typing while a run works', () => {
+  test('勘定科目 typed into rows while classify is writing: the person’s input stays (on a row the rules decide, and on one they do not)', () => {
+    const w = kichoWorld();
+    w.addRules(EXAMPLE_RULES);
+    summary(w.run('importTransactions'));
+    const rows = w.ledger();
+    const ruled = rows.find((r) => /ｱﾏｿﾞﾝ|AMAZON/i.test(String(r.摘要)));
+    const ruledIndex = rows.indexOf(ruled as never);
+    const unruled = rows.find(
+      (r, i) => i > ruledIndex && !/ｱﾏｿﾞﾝ|AMAZON|ﾀｸｼｰ|JR|ﾃｽｳﾘﾖｳ|ｽﾀｰﾊﾞｯｸｽ|ﾖﾄﾞﾊﾞｼ|NTT|ﾌﾘｺﾐ/i.test(String(r.摘要)),
+    );
+    assert.ok(ruled && unruled);
+    const typed = [String(ruled.キー), String(unruled.キー)];
+    let typedAt = -1;
+    w.emu.world.beforeCall = (exec, call) => {
+      // Inside the run's locked read–write, just before its first write lands.
+      if (
+        typedAt < 0 &&
+        call.s === 'sheets' &&
+        call.m.startsWith('setValue') &&
+        w.emu.world.locks.holder('script') === exec.id
+      ) {
+        typedAt = exec.id;
+        for (const k of typed) {
+          w.edit(k, '勘定科目', '通信費');
+          w.edit(k, '税区分', '課税仕入 10%');
+          w.edit(k, '操作', '承認');
+        }
+      }
+      return undefined;
+    };
+    const r = summary(w.run('classifyPending'));
+    w.emu.world.beforeCall = undefined;
+    assert.ok(typedAt >= 0);
+    for (const k of typed) {
+      const row = w.ledger().find((x) => x.キー === k);
+      assert.equal(row?.勘定科目, '通信費', `${k} 勘定科目`);
+      assert.equal(row?.税区分, '課税仕入 10%', `${k} 税区分`);
+    }
+    assert.match(r.messages.join('\n'), /入力を残して判定を書き込みませんでした/);
+    summary(w.run('postApproved'));
+    for (const k of typed) {
+      const row = w.ledger().find((x) => x.キー === k);
+      assert.equal(row?.状態, '完了', k);
+      const [journal] = journalsFor(w, k);
+      const account = w.mf.accounts().find((a) => a.name === '通信費');
+      assert.equal(journal.branches[0].debitor?.account_id, account?.id, 'posted with what the person chose');
+    }
+  });
+});
+
+describe('honest summaries', () => {
+  test('7 of 33 完了 rows deleted: the dry run and ログ say so with the way back; 台帳を復元 brings them back', () => {
+    const w = classified();
+    for (const k of keysIn(w, '要確認')) {
+      w.edit(k, '勘定科目', '雑費');
+      w.edit(k, '操作', '承認');
+    }
+    summary(w.run('postApproved'));
+    const done = keysIn(w, '完了');
+    assert.ok(done.length >= 20, `${done.length} posted`);
+    const ledger = sheet(w, '台帳');
+    const keyCol = col(w, 'キー');
+    const gone = done.slice(3, 10);
+    ledger.rows = ledger.rows.filter((row, i) => i === 0 || !gone.includes(String(row?.v[keyCol - 1])));
+    const dry = summary(w.run('dryRun'));
+    const warning = (dry.warnings as string[]).join('\n');
+    assert.match(warning, /「完了」の行が 7 行なくなっています/);
+    assert.match(warning, /台帳を復元/);
+    const scheduled = summary(
+      w.run('runScheduled', { kind: 'trigger', args: [{ triggerUid: 't', authMode: 'FULL' }] }),
+    );
+    void scheduled;
+    summary(w.run('postApproved'));
+    assert.match(String(lastLog(w).メッセージ), /「完了」の行が 7 行なくなっています/);
+    summary(w.run('restoreLedgerFromMf'));
+    const back = new Set(keysIn(w, '完了'));
+    for (const k of gone) assert.ok(back.has(k), `${k} back as 完了`);
+    const after = summary(w.run('dryRun'));
+    assert.doesNotMatch((after.warnings as string[]).join('\n'), /なくなっています/);
+    everyLineOnce(w);
+  });
+
+  test('MF authentication failing mid-post (a revoked token): 失敗, says MF authentication failed and to reconnect; rows stay 送信待ち', () => {
+    const w = classified();
+    const waiting = keysIn(w, '送信待ち');
+    w.mf.injectFault({
+      kind: '401-once',
+      match: { method: 'POST', path: '/api/v3/transactions/journalize' },
+      times: Number.POSITIVE_INFINITY,
+    });
+    const mark = w.emu.world.ui.events.length;
+    const r = summary(w.run('postApproved'));
+    assert.equal(r.ok, false);
+    const text = r.messages.join('\n');
+    assert.match(text, /MFの認証に失敗したため、登録を途中で止めました/);
+    assert.match(text, /MFに接続/);
+    assert.equal(lastLog(w).結果, '失敗');
+    const alert = w.emu.world.ui.events.slice(mark).find((e) => e.type === 'alert');
+    assert.match(String(alert?.title), /失敗/);
+    assert.deepEqual(keysIn(w, '送信待ち').sort(), waiting.sort());
+  });
+
+  test('an MF error body echoing a piece of the token (a prefix, a base64 copy) never reaches メモ', () => {
+    const w = classified();
+    const [k] = keysIn(w, '送信待ち');
+    let token = '';
+    const hosts = ['api-accounting.moneyforward.com', 'api.biz.moneyforward.com'];
+    for (const host of hosts) {
+      w.emu.world.fetch.route(host, (req) => {
+        if (req.method === 'POST' && req.url.includes('/transactions/journalize')) {
+          token = String(req.headers.Authorization ?? req.headers.authorization ?? '').replace(
+            /^Bearer /,
+            '',
+          );
+          const b64 = Buffer.from(`user:${token}`).toString('base64');
+          return {
+            status: 400,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              errors: [
+                { code: 'bad_request', message: `token ${token.slice(0, 12)}… was rejected (${b64})` },
+              ],
+            }),
+          };
+        }
+        return w.mf.handle(req);
+      });
+    }
+    summary(w.run('postApproved'));
+    assert.ok(token.length >= 16, 'the token was seen');
+    const memo = String(w.ledger().find((r) => r.キー === k)?.メモ);
+    assert.match(memo, /MFが登録を拒否しました/);
+    assert.ok(!memo.includes(token.slice(0, 12)), memo);
+    const b64 = Buffer.from(`user:${token}`).toString('base64');
+    for (let i = 0; i + 8 <= b64.length - 8; i += 4)
+      assert.ok(!memo.includes(b64.slice(8 + i, 16 + i)), memo);
+  });
+});
+
+describe('設定 as people leave it', () => {
+  function settingsRow(w: KichoWorld, item: string): number {
+    const s = sheet(w, '設定');
+    for (let r = 2; r <= s.lastRow(); r++) if (s.value(r, 1) === item) return r;
+    throw new Error(item);
+  }
+
+  test('取込開始日 2026/13/45: the import names the cell and does not run (失敗), nothing imported', () => {
+    const w = kichoWorld();
+    w.setSetting('取込開始日', '2026/13/45');
+    const r = summary(w.run('importTransactions'));
+    assert.equal(r.ok, false);
+    assert.match(
+      r.messages.join('\n'),
+      new RegExp(`設定 B${settingsRow(w, '取込開始日')} 取込開始日: 「2026/13/45」は日付として読めません`),
+    );
+    assert.equal(w.ledger().length, 0);
+    assert.equal(lastLog(w).結果, '失敗');
+  });
+
+  test('取込開始日 row deleted: no silent default — the import stops and says 初期設定 puts the row back', () => {
+    const w = kichoWorld();
+    const s = sheet(w, '設定');
+    s.rows.splice(settingsRow(w, '取込開始日') - 1, 1);
+    const r = summary(w.run('importTransactions'));
+    assert.equal(r.ok, false);
+    assert.match(r.messages.join('\n'), /取込開始日: 行がありません/);
+    assert.equal(w.ledger().length, 0);
+    summary(w.run('setup'));
+    w.setSetting('取込開始日', '2026-01-01');
+    assert.equal(summary(w.run('importTransactions')).ok, true);
+  });
+
+  test('an empty 取込開始日 with an early 取込終了日 (an inverted window): the import says so instead of asking MF', () => {
+    const w = kichoWorld();
+    w.setSetting('取込開始日', '');
+    w.setSetting('取込終了日', '2026-01-31');
+    const r = summary(w.run('importTransactions'));
+    assert.equal(r.ok, false);
+    assert.match(r.messages.join('\n'), /取込期間の始まり.*が終わり（2026-01-31）より後/);
+  });
+
+  test('the same 項目 on two rows: an error naming both rows, and the import does not pick one', () => {
+    const w = kichoWorld();
+    const s = sheet(w, '設定');
+    const extra = s.lastRow() + 1;
+    s.setValue(extra, 1, '取込開始日');
+    s.setValue(extra, 2, '2026-05-01');
+    const r = summary(w.run('importTransactions'));
+    assert.equal(r.ok, false);
+    assert.match(
+      r.messages.join('\n'),
+      new RegExp(`取込開始日: 2 行（${settingsRow(w, '取込開始日')}・${extra} 行目）にあります`),
+    );
+    assert.equal(w.ledger().length, 0);
+  });
+
+  test('a typo in a 項目 name: a warning naming the closest known item', () => {
+    const w = kichoWorld();
+    const s = sheet(w, '設定');
+    s.setValue(s.lastRow() + 1, 1, '最大試行回');
+    const r = summary(w.run('importTransactions'));
+    assert.equal(r.ok, true);
+    assert.match(r.messages.join('\n'), /項目「最大試行回」はありません。「最大試行回数」のことなら/);
+  });
+});
+
+describe('CSV files as banks and people make them', () => {
+  test('one 摘要 of 60,000 characters: that line is refused by number, the rest imported', () => {
+    const w = kichoWorld();
+    const long = 'ｱ'.repeat(60_000);
+    const text = [
+      '日付,摘要,出金,入金',
+      '2026/05/01,ﾃｽｳﾘﾖｳ,220,',
+      `2026/05/02,${long},1000,`,
+      '2026/05/03,ﾀｸｼｰ,3400,',
+    ].join('\n');
+    const r = summary(w.run('importCsv', { args: [text, '○○銀行'] }));
+    assert.equal(r.added, 2);
+    assert.match(r.messages.join('\n'), /3 行目: 摘要が長すぎます（60,000 文字/);
+    assert.equal(w.ledger().length, 2);
+  });
+
+  test('a tab-separated file is read as such (not blamed on the encoding)', () => {
+    const w = kichoWorld();
+    const text = [
+      '日付\t摘要\t出金\t入金',
+      '2026/05/01\tﾃｽｳﾘﾖｳ, ｼﾃﾝ\t220\t',
+      '2026/05/02\tﾌﾘｺﾐ ｶ)ﾐﾅﾐ\t\t55,000',
+    ].join('\n');
+    const r = summary(w.run('importCsv', { args: [text, '○○銀行'] }));
+    assert.equal(r.ok, true, r.messages.join('\n'));
+    assert.equal(r.added, 2);
+    const rows = w.ledger();
+    assert.deepEqual(
+      rows.map((x) => [x.取引日, x.摘要, x.金額, x.入出金]),
+      [
+        ['2026-05-01', 'ﾃｽｳﾘﾖｳ, ｼﾃﾝ', 220, '出金'],
+        ['2026-05-02', 'ﾌﾘｺﾐ ｶ)ﾐﾅﾐ', 55000, '入金'],
+      ],
+    );
+  });
+
+  test('dates far outside the books (2099, 1899): imported with a notice naming the lines and why', () => {
+    const w = kichoWorld();
+    const text = [
+      '日付,摘要,出金,入金',
+      '2026/11/01,ﾃｽｳﾘﾖｳ,220,',
+      '2099/01/05,ﾀｸｼｰ,3400,',
+      '1899/12/30,ｱﾏｿﾞﾝ,1200,',
+    ].join('\n');
+    const r = summary(w.run('importCsv', { args: [text, '○○銀行'] }));
+    const out = r.messages.join('\n');
+    assert.match(out, /3 行目: 取引日 2099-01-05 は今日（2026-11-30）より先の日付です/);
+    assert.match(out, /4 行目: 取引日 1899-12-30 は 7 年以上前の日付です/);
+    assert.doesNotMatch(out, /2 行目: 取引日/);
+  });
+});
