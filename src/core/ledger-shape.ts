@@ -171,18 +171,26 @@ export function planHeaderRestore(
     const evidence = renamed.has(c) ? LEDGER_FITS[h] !== undefined && hasData(col) : true;
     if (evidence && columnFits(h, col, sheet)) place(h, c);
   }
-  if (sheet === SHEET.ledger) {
-    for (const h of missing) {
-      if (placed.has(h) || !LEDGER_FITS[h]) continue;
-      const fits = [...blank].filter((c) => open(c) && hasData(column(c)) && columnFits(h, column(c), sheet));
-      if (fits.length === 1) place(h, fits[0]);
-    }
-  }
-  for (const h of missing) {
-    if (placed.has(h)) continue;
+  const strict = (h: string) => sheet === SHEET.ledger && LEDGER_FITS[h] !== undefined;
+  const atHome = (h: string) => {
     const c = required.indexOf(h);
     if (blank.has(c) && open(c) && columnFits(h, column(c), sheet)) place(h, c);
+  };
+  // Headers whose content can be tested: at their own place if it fits, else the one column only
+  // their content fits.
+  for (const h of missing) if (!placed.has(h) && strict(h)) atHome(h);
+  for (const h of missing) {
+    if (placed.has(h) || !strict(h)) continue;
+    const fits = [...blank].filter((c) => open(c) && hasData(column(c)) && columnFits(h, column(c), sheet));
+    if (fits.length === 1) place(h, fits[0]);
   }
+  // Free text: at its own place when that is still open.
+  for (const h of missing) if (!placed.has(h) && !strict(h)) atHome(h);
+  // One header left and one column of data left: they belong together.
+  const left = missing.filter((h) => !placed.has(h));
+  const loose = [...blank].filter((c) => open(c) && hasData(column(c)));
+  if (left.length === 1 && loose.length === 1 && columnFits(left[0], column(loose[0]), sheet))
+    place(left[0], loose[0]);
   const orphans = [...blank].filter((c) => open(c) && hasData(column(c))).map((c) => ({ column: c }));
   const rest = missing.filter((h) => !placed.has(h));
   return {

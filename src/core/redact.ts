@@ -58,7 +58,8 @@ export function secretForms(secret: string): string[] {
 function redactPieces(text: string, forms: readonly string[]): string {
   if (forms.length === 0 || text.length < SECRET_PIECE) return text;
   const pieces = new Set<string>();
-  for (const f of forms) for (let i = 0; i + SECRET_PIECE <= f.length; i++) pieces.add(f.slice(i, i + SECRET_PIECE));
+  for (const f of forms)
+    for (let i = 0; i + SECRET_PIECE <= f.length; i++) pieces.add(f.slice(i, i + SECRET_PIECE));
   const hidden = new Array<boolean>(text.length).fill(false);
   let any = false;
   for (let i = 0; i + SECRET_PIECE <= text.length; i++) {
@@ -79,10 +80,7 @@ export function redactSecrets(text: string, known: readonly (string | null | und
   let out = text;
   const secrets = known.filter((s): s is string => typeof s === 'string' && s.length >= 4);
   for (const secret of secrets) out = out.split(secret).join('***');
-  out = redactPieces(
-    out,
-    secrets.filter((s) => s.length >= SECRET_PIECE).flatMap(secretForms),
-  );
+  out = redactPieces(out, secrets.filter((s) => s.length >= SECRET_PIECE).flatMap(secretForms));
   for (const re of SECRET_PATTERNS) {
     // Only the key=value pattern has groups; for the others the callback's 2nd argument is an offset.
     out = out.replace(re, (_match: string, name: unknown, sep: unknown) =>

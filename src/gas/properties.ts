@@ -43,7 +43,13 @@ export function scriptStore(): KeyValuePort {
 /** Property names whose values are secrets, or hold them (token caches, the OAuth2 library's store). */
 const SECRET_NAME = /KEY|SECRET|TOKEN|oauth2/i;
 /** Not secrets although their names say KEY: which setting, not the credential. */
-const NOT_SECRET = new Set(['MF_OFFICE_CODE', 'AI_MODEL', 'AI_BASE_URL', 'MF_API_BASE_URL', 'MF_AUTH_BASE_URL']);
+const NOT_SECRET = new Set([
+  'MF_OFFICE_CODE',
+  'AI_MODEL',
+  'AI_BASE_URL',
+  'MF_API_BASE_URL',
+  'MF_AUTH_BASE_URL',
+]);
 
 function stringsIn(value: string): string[] {
   try {

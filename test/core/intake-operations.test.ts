@@ -35,7 +35,10 @@ function mfId(r: Record<string, unknown>, h: string): unknown {
 }
 
 function table(rows: Record<string, unknown>[]) {
-  return parseLedger([LEDGER_HEADERS.slice(), ...rows.map((r) => LEDGER_HEADERS.map((h) => r[h] ?? mfId(r, h)))]);
+  return parseLedger([
+    LEDGER_HEADERS.slice(),
+    ...rows.map((r) => LEDGER_HEADERS.map((h) => r[h] ?? mfId(r, h))),
+  ]);
 }
 
 const line = (id: string, status = 'none', content: string | null = 'ｱﾏｿﾞﾝ'): StatementLine => ({
@@ -136,8 +139,22 @@ describe('dry run', () => {
     };
     done.指紋 = fingerprint({ ...(done as LedgerRecord), 入出金: '', 補助科目: '', 税区分: '', 取引先: '' });
     const t = table([
-      { キー: 'mf:k1', 状態: '送信待ち', 取引日: '2026-10-01', 金額: 100, 摘要: 'テスト', 勘定科目: '消耗品費' },
-      { キー: 'mf:k2', 状態: '送信待ち', 取引日: '2026-10-01', 金額: 100, 摘要: 'テスト', 勘定科目: '消耗品費' },
+      {
+        キー: 'mf:k1',
+        状態: '送信待ち',
+        取引日: '2026-10-01',
+        金額: 100,
+        摘要: 'テスト',
+        勘定科目: '消耗品費',
+      },
+      {
+        キー: 'mf:k2',
+        状態: '送信待ち',
+        取引日: '2026-10-01',
+        金額: 100,
+        摘要: 'テスト',
+        勘定科目: '消耗品費',
+      },
       { キー: 'mf:k3', 状態: '不明' },
       { ...done, 金額: 6 },
     ]);

@@ -25,7 +25,10 @@ function mfId(r: Record<string, unknown>, h: string): unknown {
 }
 
 function table(rows: Record<string, unknown>[]): LedgerTable {
-  return parseLedger([LEDGER_HEADERS.slice(), ...rows.map((r) => LEDGER_HEADERS.map((h) => r[h] ?? mfId(r, h)))]);
+  return parseLedger([
+    LEDGER_HEADERS.slice(),
+    ...rows.map((r) => LEDGER_HEADERS.map((h) => r[h] ?? mfId(r, h))),
+  ]);
 }
 
 function world(
