@@ -54,7 +54,7 @@ export function goneMessage(last: DoneCounts | null, now: DoneCounts): string | 
   if (mf > 0) ways.push(`MFの明細の行（${mf} 行）はメニュー「記帳 > 台帳を復元」で`);
   if (csv > 0)
     ways.push(`CSVの行（${csv} 行）は同じCSVをもう一度取り込むと（MFの仕訳のタグで照合して「完了」として）`);
-  return `「完了」の行が ${mf + csv} 行なくなっています（前に数えたとき ${last.mf + last.csv} 行、今 ${now.mf + now.csv} 行）。行が削除されたか、状態が書き換えられた可能性があります。${ways.join('、')}戻せます。MFの仕訳はそのまま残っています（二重に登録しないよう、消した行の明細は送信しません）。`;
+  return `「完了」の行が ${mf + csv} 行なくなっています（前に数えたとき ${last.mf + last.csv} 行、今 ${now.mf + now.csv} 行）。行が削除されたか、状態が書き換えられた可能性があります。${ways.join('、')}戻せます。MFの仕訳はそのまま残っています。`;
 }
 
 /**

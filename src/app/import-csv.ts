@@ -17,15 +17,16 @@ import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { today } from '../gas/clock';
 import { decodeCsvBase64 } from '../gas/csv-file';
-import { appendLedgerRecords, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
+import { appendLedgerRecords, readLedger, restoreKeys } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { recordLedgerRows } from '../gas/run-state';
-import { readMasters } from '../gas/settings-sheet';
+import { readMasters, readSettings } from '../gas/settings-sheet';
 import { appendSource, readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
 import { noteAppended, watchDoneRows } from './done-rows';
 import { preflight } from './preflight';
+import { holdRecentlySent } from './recent-sends';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 const ACTION = 'CSVの取込';
@@ -99,16 +100,18 @@ export function runImportCsv(
     const table = readLedger();
     const gone = watchDoneRows(table);
     const plan = planCsvIntake(table, reading.lines, name, new Date().toISOString(), tagged);
-    const { withheld } = writeLedgerChanges(table, plan.keyRestores);
+    const keys = restoreKeys(table, plan.keyRestores);
+    // A line sent a moment ago whose row was deleted comes back 不明: looked up before any send.
+    const fresh = holdRecentlySent(plan.newRows, readSettings().settings.graceMinutes);
     // Counted from the sheet after the write (DESIGN §9.7), not from the plan.
-    const written = appendLedgerRecords(plan.newRows);
-    if (written === plan.newRows.length) noteAppended(plan.newRows);
+    const written = appendLedgerRecords(fresh.rows);
+    if (written === plan.newRows.length) noteAppended(fresh.rows);
     return {
       plan,
       added,
       source,
       written,
-      restored: plan.keyRestores.length - withheld.length,
+      restored: keys.restored,
       rows: table.rows.length + written,
       gone,
     };

@@ -9,7 +9,7 @@ import { SHEET } from '../core/schema';
 import type { Settings } from '../core/settings';
 import { SETTING_NEEDS } from '../core/settings';
 import { today } from '../gas/clock';
-import { appendLedgerRecords, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
+import { appendLedgerRecords, readLedger, restoreKeys, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { recordImportWindow, recordLedgerRows } from '../gas/run-state';
@@ -19,6 +19,7 @@ import type { MfTransaction } from '../mf/types';
 import { noteCompleted, watchDoneRows } from './done-rows';
 import { currentMasters } from './masters';
 import { preflight, settingsFor } from './preflight';
+import { holdRecentlySent } from './recent-sends';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 const UNSENT = new Set(['未判定', '要確認', '送信待ち', '失敗']);
@@ -111,23 +112,35 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
     const gone = watchDoneRows(table);
     const now = new Date().toISOString();
     const plan = planIntake(table, pending.map(asLine), settled.map(asLine), masters, now, journalIds);
-    const { withheld } = writeLedgerChanges(table, plan.changes);
-    const held = new Set(withheld.map((c) => c.rowNumber));
+    const keyed = plan.changes.filter((c) => c.patch.キー !== undefined);
+    const { withheld } = writeLedgerChanges(
+      table,
+      plan.changes.filter((c) => c.patch.キー === undefined),
+    );
+    const keys = restoreKeys(table, keyed);
+    const held = new Set([...withheld, ...keys.withheld].map((c) => c.rowNumber));
     const applied = plan.changes.filter((c) => !held.has(c.rowNumber));
     noteCompleted(applied);
+    // A line sent a moment ago whose row was deleted comes back 不明: looked up before any send.
+    const fresh = holdRecentlySent(plan.newRows, settings.graceMinutes);
     // Counted from the sheet after the write (DESIGN §9.7), not from the plan.
-    const added = appendLedgerRecords(plan.newRows);
+    const added = appendLedgerRecords(fresh.rows);
     return {
       planned: plan.newRows.length,
       added,
       elsewhere: applied.filter((c) => c.patch.キー === undefined).length,
-      restored: applied.filter((c) => c.patch.キー !== undefined).length,
+      restored: keys.restored,
       rows: table.rows.length + added,
       gone,
+      held: fresh.held,
     };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
-  const { planned, added, elsewhere, restored, rows, gone } = done.value;
+  const { planned, added, elsewhere, restored, rows, gone, held } = done.value;
+  if (held > 0)
+    messages.unshift(
+      `${held} 件は少し前に送信した明細のため「不明」として追加しました（行が消されて取り込み直された可能性があります）。照合でMFの仕訳を確かめるまで送信しません。`,
+    );
   recordLedgerRows(rows);
   recordImportWindow(window.label);
   if (restored > 0)

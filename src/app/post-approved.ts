@@ -32,6 +32,7 @@ import type { SendOutcome } from '../mf/types';
 import { noteCompleted, watchDoneRows } from './done-rows';
 import { importWindow } from './import-transactions';
 import { preflight, settingsFor } from './preflight';
+import { noteSends } from './recent-sends';
 import { learnFromApprovals } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
@@ -286,7 +287,9 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
         );
         const written = writeLedgerChanges(table, changes, sheet, options);
         const held = new Set(written.withheld.map((c) => c.rowNumber));
-        noteCompleted(changes.filter((c) => !held.has(c.rowNumber)));
+        const applied = changes.filter((c) => !held.has(c.rowNumber));
+        noteCompleted(applied);
+        noteSends(applied, settings.graceMinutes);
         return written;
       },
     },

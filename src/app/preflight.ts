@@ -23,10 +23,17 @@ export function ledgerLookalikes(): string[] {
   const out: string[] = [];
   for (const s of activeBook().getSheets()) {
     const name = s.getName();
-    if (looksLikeLedger(name, headerRow(s))) out.push(name);
+    const last = Math.min(s.getLastRow(), LOOKALIKE_ROWS + 1);
+    const width = s.getLastColumn();
+    if (last === 0 || width === 0) continue;
+    const values = s.getRange(1, 1, last, width).getValues();
+    if (looksLikeLedger(name, values[0], values.slice(1))) out.push(name);
   }
   return out;
 }
+
+/** Rows read from each sheet to recognise a renamed 台帳 whose row 1 was cleared too. */
+const LOOKALIKE_ROWS = 20;
 
 /** Null when every sheet in `needs` and its headers are there; otherwise the run's refusal. */
 export function preflight(...needs: SheetName[]): RunResult | null {

@@ -15,21 +15,49 @@ import {
 import { SAFETY } from '../core/safety';
 import { SHEET } from '../core/schema';
 import { SETTING_NEEDS } from '../core/settings';
-import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
+import { today } from '../gas/clock';
+import { readLedger, restoreKeys, writeLedgerChanges } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import type { MfClient } from '../mf/client';
 import type { MfAccountingPeriod } from '../mf/types';
-import { accountingPeriodFor } from '../mf/windows';
+import { accountingPeriodFor, splitByPeriods } from '../mf/windows';
+import { noteCompleted } from './done-rows';
+import { importWindow } from './import-transactions';
 import { preflight, settingsFor } from './preflight';
+import { noteSends } from './recent-sends';
 import { refreshReviewSheet } from './review-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 const IDS_PER_CALL = 50;
 
-function dateRange(cs: readonly ReconcileCandidate[]): { start: string; end: string } {
-  const dates = cs.map((c) => String(c.record.取引日)).sort();
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A candidate's 取引日, or null when a person typed something that is not a date there. */
+function dateOf(c: ReconcileCandidate): string | null {
+  const d = String(c.record.取引日);
+  return DATE.test(d) ? d : null;
+}
+
+/**
+ * The dates to look `cs` up in. A row whose 取引日 is no date is still looked up (it may have been
+ * sent): over the import window, so one bad cell never stops reconcile.
+ */
+function dateRange(cs: readonly ReconcileCandidate[], fallback: Window): { start: string; end: string } {
+  const dates = cs
+    .map(dateOf)
+    .filter((d): d is string => d !== null)
+    .sort();
+  if (dates.length < cs.length || dates.length === 0) {
+    dates.push(fallback.start, fallback.end);
+    dates.sort();
+  }
   return { start: dates[0], end: dates[dates.length - 1] };
+}
+
+interface Window {
+  start: string;
+  end: string;
 }
 
 function byPeriod(
@@ -38,8 +66,9 @@ function byPeriod(
 ): ReconcileCandidate[][] {
   const groups = new Map<string, ReconcileCandidate[]>();
   for (const c of cs) {
-    const p = accountingPeriodFor(String(c.record.取引日), periods);
-    const k = p ? p.start_date : String(c.record.取引日);
+    const d = dateOf(c);
+    const p = d ? accountingPeriodFor(d, periods) : undefined;
+    const k = p ? p.start_date : (d ?? 'no-date');
     groups.set(k, [...(groups.get(k) ?? []), c]);
   }
   return [...groups.values()];
@@ -54,6 +83,7 @@ function isMfRow(c: ReconcileCandidate): boolean {
 export function lookUp(
   client: MfClient,
   candidates: readonly ReconcileCandidate[],
+  fallback: Window = { start: '2000-01-01', end: '2000-01-01' },
 ): Map<ReconcileCandidate, LookupResult> {
   const results = new Map<ReconcileCandidate, LookupResult>();
   if (candidates.length === 0) return results;
@@ -62,19 +92,25 @@ export function lookUp(
   const other = candidates.filter((c) => !isMfRow(c));
 
   for (const group of byPeriod(mf, periods)) {
-    const { start, end } = dateRange(group);
+    const range = dateRange(group, fallback);
+    // A group of rows without a date spans the import window: one listing per accounting period in it.
+    const windows = group.every((c) => dateOf(c) !== null)
+      ? [range]
+      : splitByPeriods(range.start, range.end, periods);
     const journalOf = new Map<string, string>();
-    for (let i = 0; i < group.length; i += IDS_PER_CALL) {
-      const chunk = group.slice(i, i + IDS_PER_CALL);
-      const ids = chunk.map((c) => String(c.record.明細ID));
-      for (const j of client.listJournals({ startDate: start, endDate: end, transactionIds: ids })) {
-        if (j.transaction_id) journalOf.set(j.transaction_id, j.id);
+    for (const { start, end } of windows) {
+      for (let i = 0; i < group.length; i += IDS_PER_CALL) {
+        const chunk = group.slice(i, i + IDS_PER_CALL);
+        const ids = chunk.map((c) => String(c.record.明細ID));
+        for (const j of client.listJournals({ startDate: start, endDate: end, transactionIds: ids })) {
+          if (j.transaction_id) journalOf.set(j.transaction_id, j.id);
+        }
       }
     }
     const missing = group.filter((c) => !journalOf.has(String(c.record.明細ID)));
     const status = new Map<string, string>();
     if (missing.length > 0) {
-      const w = dateRange(missing);
+      const w = dateRange(missing, fallback);
       for (const t of client.listTransactions({ startDate: w.start, endDate: w.end }))
         status.set(t.id, t.journalizing_status);
     }
@@ -96,7 +132,7 @@ export function lookUp(
   }
 
   if (other.length > 0) {
-    const { start, end } = dateRange(other);
+    const { start, end } = dateRange(other, fallback);
     const byTag = new Map<string, string>();
     for (const j of client.journalsBetween(start, end)) for (const t of j.tags) byTag.set(t, j.id);
     for (const c of other) {
@@ -115,7 +151,8 @@ export function runReconcile(_ctx: RunContext, client?: MfClient): RunResult {
   const candidates = reconcileCandidates(readLedger().rows, Date.now());
   if (candidates.length === 0)
     return { count: 0, messages: ['照合が必要な行はありません。'], found: 0, resend: 0, review: 0 };
-  const results = lookUp(client ?? mfClient(), candidates);
+  const window = importWindow(settings, today());
+  const results = lookUp(client ?? mfClient(), candidates, window);
 
   const done = underScriptLock(() => {
     const nowMs = Date.now();
@@ -134,9 +171,20 @@ export function runReconcile(_ctx: RunContext, client?: MfClient): RunResult {
       const result = results.get(c);
       if (!row || !result) continue;
       const patch = reconcilePatch(c, result, policy);
+      // A key given back must not be one another row holds already (the duplicate-key guard's case).
+      if (patch?.キー !== undefined && byKey.has(String(patch.キー))) continue;
       if (patch) changes.push({ key: c.key, rowNumber: row.rowNumber, patch });
     }
-    writeLedgerChanges(table, changes);
+    writeLedgerChanges(
+      table,
+      changes.filter((c) => c.patch.キー === undefined),
+    );
+    restoreKeys(
+      table,
+      changes.filter((c) => c.patch.キー !== undefined),
+    );
+    noteCompleted(changes);
+    noteSends(changes, settings.graceMinutes);
     refreshReviewSheet(applyChanges(table, changes), settings.graceMinutes);
     return changes;
   });

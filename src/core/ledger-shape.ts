@@ -22,11 +22,25 @@ function texts(header: readonly unknown[]): Set<string> {
   return new Set(header.map((h) => String(h ?? '').trim()).filter((h) => h !== ''));
 }
 
-/** True when `header` looks like the 台帳's header row (most of its own headers). */
-export function looksLikeLedger(name: string, header: readonly unknown[]): boolean {
+/**
+ * True when a sheet looks like the 台帳 under another name: most of its headers in row 1, or — when
+ * row 1 was cleared too — rows below holding a key and a 状態 side by side.
+ */
+export function looksLikeLedger(
+  name: string,
+  header: readonly unknown[],
+  rows: readonly (readonly unknown[])[] = [],
+): boolean {
   if (name === SHEET.ledger || name.startsWith(BACKUP_PREFIX)) return false;
   const present = texts(header);
-  return LEDGER_MARKS.filter((h) => present.has(h)).length >= 4;
+  if (LEDGER_MARKS.filter((h) => present.has(h)).length >= 4) return true;
+  if (present.size > 0) return false;
+  const key = (v: unknown) => /^(mf|csv|evt):\S+$/.test(String(v));
+  const state = (v: unknown) => (STATES as readonly string[]).includes(String(v));
+  const lines = rows.filter((r) => r.some(key) && r.some(state));
+  return (
+    lines.length > 0 && lines.length >= Math.ceil(rows.filter((r) => r.some((v) => v !== '')).length / 2)
+  );
 }
 
 export type ShapeProblem =

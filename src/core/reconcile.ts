@@ -3,6 +3,7 @@
  * 送信中 past its lease) is looked up before anything is ever sent again.
  */
 import { LEASE_MS } from './budget';
+import { isCsvKey, mfKey } from './keys';
 import type { LedgerRecord, LedgerRow } from './ledger';
 import { isLedgerState } from './states';
 
@@ -46,8 +47,23 @@ export function strayState(record: LedgerRecord): boolean {
 }
 
 /**
- * Rows to look up: every 不明 row, 送信中 rows whose claim is older than the lease, and rows whose
- * 状態 a person left unusable (strayState).
+ * The key an MF line's row should have when a person changed its キー (the 明細ID still names the
+ * line), or null. Reconcile gives it back when MF holds the line's journal: that is proof enough.
+ */
+export function keyToRestore(record: LedgerRecord): string | null {
+  const id = String(record.明細ID).trim();
+  const key = String(record.キー);
+  if (id === '' || isCsvKey(key) || record.状態 === '除外') return null;
+  const want = mfKey(id);
+  return key === want ? null : want;
+}
+
+export const KEY_RESTORED_BY_JOURNAL =
+  'キーが書き換えられていたため、MFの仕訳（この明細IDの明細から作られたもの）を確かめてキーを元に戻しました。キーの列は変えないでください。';
+
+/**
+ * Rows to look up: every 不明 row, 送信中 rows whose claim is older than the lease, rows whose
+ * 状態 a person left unusable (strayState), and MF rows whose キー a person changed (keyToRestore).
  */
 export function reconcileCandidates(
   rows: readonly LedgerRow[],
@@ -58,7 +74,7 @@ export function reconcileCandidates(
   for (const row of rows) {
     const state = row.record.状態;
     const stale = state === '送信中' && nowMs - updatedMs(row.record) >= leaseMs;
-    if (state === '不明' || stale || strayState(row.record))
+    if (state === '不明' || stale || strayState(row.record) || keyToRestore(row.record) !== null)
       out.push({ key: String(row.record.キー), rowNumber: row.rowNumber, record: row.record });
   }
   return out;
@@ -76,6 +92,22 @@ export function reconcilePatch(
 ): Partial<LedgerRecord> | null {
   const stray = strayState(c.record);
   const was = String(c.record.状態);
+  const restoredKey = keyToRestore(c.record);
+  if (restoredKey !== null) {
+    if (result.kind === 'found') {
+      return {
+        キー: restoredKey,
+        状態: '完了',
+        MF仕訳ID: result.journalId,
+        完了日時: String(c.record.完了日時) !== '' ? c.record.完了日時 : p.now,
+        更新日時: p.now,
+        メモ: KEY_RESTORED_BY_JOURNAL,
+      };
+    }
+    // No journal: an unsent row gets its key back at the next import (when MF's line matches it);
+    // a row that may be in flight goes on below, where the pre-send key check stops it later.
+    if (!stray && was !== '不明' && was !== '送信中') return null;
+  }
   if (result.kind === 'found') {
     return {
       状態: '完了',

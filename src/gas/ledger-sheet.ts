@@ -3,10 +3,13 @@
  */
 
 import { columnLetter, headerIndex } from '../core/headers';
+import { keyProblem } from '../core/key-check';
+import { csvKey, mfKey as mfKeyOf } from '../core/keys';
 import {
   type ColumnWrite,
   cellText,
   columnWrites,
+  indexByKey,
   type LedgerRecord,
   type LedgerTable,
   type PeopleWrite,
@@ -19,7 +22,7 @@ import {
 import { occurrenceKeys, repairChanges, rowsMoved, withPatchedKeys } from '../core/ledger-repair';
 import { describeShapeProblems } from '../core/ledger-shape';
 import { SAFETY } from '../core/safety';
-import { type LedgerHeader, PEOPLE_COLUMNS, SHEET } from '../core/schema';
+import { LEDGER_HEADERS, type LedgerHeader, PEOPLE_COLUMNS, SHEET } from '../core/schema';
 import { toCell } from './cells';
 import { appendRecords, readHeaderRow } from './workbook';
 
@@ -153,6 +156,7 @@ export function writeLedgerChanges(
   if (!SAFETY.reorderCheck) return { withheld };
   SpreadsheetApp.flush();
   let current = withPatchedKeys(table, applied);
+  let repaired = false;
   for (let round = 0; rowsMoved(current, keysNow(current, sheet)); round++) {
     if (round === REPAIR_ROUNDS) {
       throw new Error(
@@ -163,8 +167,33 @@ export function writeLedgerChanges(
     writeBlocks(columnWrites(current, repairChanges(table, applied, current)), sheet);
     writePeople(peopleWrites(current, peopleRepairs(table, applied, current)), sheet);
     SpreadsheetApp.flush();
+    repaired = true;
   }
+  if (repaired) clearDebris(sheet);
   return { withheld };
+}
+
+/**
+ * Rows deleted under a write leave what it wrote below the rows that moved up: cells of ours (状態,
+ * 更新日時 …) on a row with no line in it. They are cleared, so no keyless "row" is left behind.
+ */
+function clearDebris(sheet: Sheet): void {
+  const now = readLedger(sheet);
+  const debris = now.rows.filter((r) =>
+    (['キー', '明細ID', '取引日', '金額', '摘要'] as const).every((h) => String(r.record[h]).trim() === ''),
+  );
+  if (debris.length === 0) return;
+  // Every system cell of such a row: the block writes bridged some (初回検知 …) with what they read.
+  const patch: Partial<LedgerRecord> = {};
+  for (const h of LEDGER_HEADERS) if (!PEOPLE_COLUMNS.has(h)) patch[h] = '';
+  writeBlocks(
+    columnWrites(
+      now,
+      debris.map((r) => ({ key: '', rowNumber: r.rowNumber, patch })),
+    ),
+    sheet,
+  );
+  SpreadsheetApp.flush();
 }
 
 /**
@@ -237,4 +266,75 @@ export function appendLedgerRecords(records: readonly LedgerRecord[], sheet: She
   const back = sheet.getRange(first, keyCol + 1, records.length, 1).getValues();
   const wanted = new Set(records.map((r) => String(r.キー)));
   return back.filter((r) => wanted.has(String(r[0]))).length;
+}
+
+/** The key a row's own data gives it (an MF line by its 明細ID, a CSV line by its content), or null. */
+function ownKey(record: LedgerRecord, taken: ReadonlyMap<string, unknown>): string | null {
+  const id = String(record.明細ID).trim();
+  if (id !== '') return mfKeyOf(id);
+  const amount = Number(record.金額);
+  if (!Number.isInteger(amount)) return null;
+  for (let n = 1; n <= 1000; n++) {
+    const k = csvKey(String(record.口座), String(record.取引日), amount, String(record.摘要), n);
+    if (!taken.has(k)) return k;
+  }
+  return null;
+}
+
+/** Rounds of write-and-check for key restores (a person sorting all the while). */
+const KEY_ROUNDS = 4;
+
+/**
+ * Gives rows their keys back (a person changed or cleared a キー; intake and reconcile prove which key
+ * is right). The other fields of these changes are written first, by the key the row has now. The key
+ * is the row's identity, which the move check relies on, so it is written by itself, a cell at a time
+ * right after a fresh read, and checked after: a row that a sort moved under the write, and that now
+ * holds a key not its own, gets its own key back (from its 明細ID or content). Rare: a few calls.
+ * Returns how many of the keys are back on the rows they belong to.
+ */
+export function restoreKeys(
+  table: LedgerTable,
+  changes: readonly RowChange[],
+  sheet: Sheet = ledgerSheet(),
+): { restored: number; withheld: RowChange[] } {
+  const rest: RowChange[] = changes.map((c) => {
+    const { キー: _key, ...patch } = c.patch;
+    return { ...c, patch };
+  });
+  const { withheld } = writeLedgerChanges(
+    table,
+    rest.filter((c) => Object.keys(c.patch).length > 0),
+    sheet,
+  );
+  const held = new Set(withheld.map((c) => c.rowNumber));
+  const wanted = changes
+    .filter((c) => typeof c.patch.キー === 'string' && !held.has(c.rowNumber))
+    .map((c) => ({ from: c.key, to: String(c.patch.キー) }));
+  const col = table.columns.get('キー');
+  if (wanted.length === 0 || col === undefined) return { restored: 0, withheld };
+  const fits = (r: LedgerRecord) => keyProblem(r) === null;
+  let restored = 0;
+  for (let round = 0; round <= KEY_ROUNDS; round++) {
+    const now = readLedger(sheet);
+    const byKey = indexByKey(now.rows);
+    const writes = new Map<number, string>();
+    // A row a sort put under one of our writes holds a key that is not its own: give it its own.
+    for (const w of wanted) {
+      for (const row of byKey.get(w.to) ?? []) {
+        if (fits(row.record)) continue;
+        const own = ownKey(row.record, byKey);
+        if (own) writes.set(row.rowNumber, own);
+      }
+    }
+    restored = wanted.filter((w) => (byKey.get(w.to) ?? []).some((r) => fits(r.record))).length;
+    for (const w of wanted) {
+      if ((byKey.get(w.to) ?? []).some((r) => fits(r.record))) continue;
+      const row = (byKey.get(w.from) ?? []).find((r) => !writes.has(r.rowNumber));
+      if (row && fits({ ...row.record, キー: w.to })) writes.set(row.rowNumber, w.to);
+    }
+    if (writes.size === 0 || round === KEY_ROUNDS) break;
+    for (const [rowNumber, key] of writes) sheet.getRange(rowNumber, col + 1).setValue(toCell(key));
+    SpreadsheetApp.flush();
+  }
+  return { restored, withheld };
 }

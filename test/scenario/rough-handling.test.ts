@@ -186,7 +186,7 @@ describe('the 台帳 sheet renamed or deleted', () => {
   test('deleted: import, CSV import and 台帳を復元 refuse instead of reporting counts; 初期設定 recreates it, 台帳を復元 brings back what was posted', () => {
     const w = classified();
     const posted = summary(w.run('postApproved'));
-    assert.ok(posted.posted > 0);
+    assert.ok(Number(posted.posted) > 0);
     const model = w.emu.world.spreadsheet;
     model.sheets = model.sheets.filter((s) => s.name !== '台帳');
     for (const name of ['importTransactions', 'restoreLedgerFromMf', 'postApproved']) {
@@ -202,7 +202,7 @@ describe('the 台帳 sheet renamed or deleted', () => {
     assert.match(setup.messages.join('\n'), /台帳を復元/);
     const restored = summary(w.run('restoreLedgerFromMf'));
     assert.equal(restored.ok, true);
-    assert.equal(restored.count, posted.posted);
+    assert.equal(restored.count, Number(posted.posted));
     assert.equal(
       w.ledger().filter((r) => r.状態 === '完了').length,
       posted.posted,
@@ -639,5 +639,68 @@ describe('CSV files as banks and people make them', () => {
     assert.match(out, /3 行目: 取引日 2099-01-05 は今日（2026-11-30）より先の日付です/);
     assert.match(out, /4 行目: 取引日 1899-12-30 は 7 年以上前の日付です/);
     assert.doesNotMatch(out, /2 行目: 取引日/);
+  });
+});
+
+describe('rows deleted while runs work', () => {
+  test('rows deleted inside a locked claim write: no cells of ours are left on empty rows, every line posted once', () => {
+    const w = classified();
+    w.emu.world.spreadsheet.writeThrough = true;
+    let deleted = false;
+    w.emu.world.beforeCall = (exec, call) => {
+      if (
+        !deleted &&
+        call.s === 'sheets' &&
+        call.m.startsWith('setValue') &&
+        w.emu.world.locks.holder('script') === exec.id
+      ) {
+        deleted = true;
+        sheet(w, '台帳').rows.splice(3, 3);
+      }
+      return undefined;
+    };
+    summary(w.run('postApproved'));
+    w.emu.world.beforeCall = undefined;
+    assert.ok(deleted);
+    const ledger = sheet(w, '台帳');
+    for (let r = 2; r <= ledger.lastRow(); r++) {
+      const key = ledger.value(r, col(w, 'キー'));
+      if (key !== '') continue;
+      const filled = (ledger.rows[r - 1]?.v ?? []).filter((v) => v !== '');
+      assert.deepEqual(filled, [], `row ${r} holds cells of ours without a line`);
+    }
+    const tags = new Map<string, number>();
+    for (const j of w.mf.journals()) for (const t of j.tags) tags.set(t, (tags.get(t) ?? 0) + 1);
+    for (const [t, n] of tags) assert.equal(n, 1, `${n} journals with ${t}`);
+  });
+
+  test('a row deleted just after its line was posted, while MF still lists the line as 未仕訳: it comes back 不明 and is never sent twice', async () => {
+    const { MfView } = await import('../../sim/simulate/mf-view');
+    const w = kichoWorld({ permissiveJournalize: true });
+    const view = new MfView(w.mf, () => w.emu.world.clock.now(), 10 * MINUTE);
+    for (const host of ['api-accounting.moneyforward.com', 'api.biz.moneyforward.com'])
+      w.emu.world.fetch.route(host, (req) => view.handle(req));
+    w.addRules(EXAMPLE_RULES);
+    summary(w.run('importTransactions'));
+    summary(w.run('classifyPending'));
+    summary(w.run('postApproved'));
+    const [k] = keysIn(w, '完了');
+    assert.ok(k);
+    // A person tidies the 台帳: the completed row goes.
+    const ledger = sheet(w, '台帳');
+    const keyCol = col(w, 'キー');
+    ledger.rows = ledger.rows.filter((row, i) => i === 0 || String(row?.v[keyCol - 1]) !== k);
+    const back = summary(w.run('importTransactions'));
+    assert.match(back.messages.join('\n'), /少し前に送信した明細のため「不明」として追加しました/);
+    assert.equal(w.ledger().find((r) => r.キー === k)?.状態, '不明');
+    summary(w.run('classifyPending'));
+    summary(w.run('postApproved'));
+    assert.equal(journalsFor(w, k).length, 1, 'not sent again');
+    w.emu.advance(30 * MINUTE);
+    summary(w.run('reconcile'));
+    const row = w.ledger().find((r) => r.キー === k);
+    assert.equal(row?.状態, '完了');
+    assert.equal(row?.MF仕訳ID, journalsFor(w, k)[0].id);
+    assert.equal(journalsFor(w, k).length, 1);
   });
 });
