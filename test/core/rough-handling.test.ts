@@ -84,7 +84,9 @@ describe('ledger shape', () => {
     g[0] = g[0].map(() => '');
     const plan = planHeaderRestore('台帳', g);
     const placed = new Map(plan.place.map((p) => [p.column, p.header]));
-    LEDGER_HEADERS.forEach((h, i) => assert.equal(placed.get(i), h, h));
+    LEDGER_HEADERS.forEach((h, i) => {
+      assert.equal(placed.get(i), h, h);
+    });
     assert.deepEqual(plan.append, []);
   });
 
