@@ -59,7 +59,8 @@ export class LedgerReader {
       if (h !== '' && !live.has(h)) live.set(h, c);
     }
     if (LEDGER_HEADERS.every((h) => live.has(h))) this.cols = live;
-    const cols = this.cols ?? live;
+    // Before any whole header was seen: 初期設定's layout (people in the simulation never move columns).
+    const cols = this.cols ?? new Map(LEDGER_HEADERS.map((h, i) => [h, i + 1]));
     const out: Record<string, unknown>[] = [];
     for (let r = 2; r <= s.lastRow(); r++) {
       const rec: Record<string, unknown> = {};

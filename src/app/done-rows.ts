@@ -1,10 +1,12 @@
 /**
- * Completed rows that disappear (DESIGN §5 guards, issue 14): people delete rows — 7 of 33 完了 rows is
- * far above the lost-ledger guard's "under half", yet each is a journal the 台帳 no longer knows. A
- * script property keeps how many 完了 rows (with an MF仕訳ID) each kind of line has; it rises with every
- * row kicho completes and never falls by itself, so a run that reads fewer says so — in its summary
- * and ログ, and in the dry run — with the way back, until 台帳を復元 (or the CSV imported again) has
- * brought them back. Read and written under the script lock, next to the 台帳 reads and writes.
+ * Sent rows that disappear (issue 14): people delete rows — 7 of 33 完了 rows is far above the
+ * lost-ledger guard's "under half", yet each is a journal the 台帳 no longer knows; a 不明 or 送信中 row
+ * deleted may be one too. A script property keeps how many rows of each kind of line are sent (完了
+ * with an MF仕訳ID, 不明, 送信中). Every 台帳 write under the lock moves the mark by what it changed
+ * (a claim adds a row, a send that went back to 送信待ち takes it off), so it falls only with kicho's
+ * own transitions: a run that reads fewer sent rows than the mark says so — in its summary and ログ,
+ * and in the dry run — with the way back, until 台帳を復元 (or the CSV imported again) has brought
+ * them back.
  */
 import { isCsvKey } from '../core/keys';
 import type { LedgerRecord, LedgerTable, RowChange } from '../core/ledger';
@@ -20,17 +22,21 @@ function kind(key: string): keyof DoneCounts {
   return isCsvKey(key) ? 'csv' : 'mf';
 }
 
-function done(record: LedgerRecord): boolean {
-  return record.状態 === '完了' && String(record.MF仕訳ID).trim() !== '';
+/** A row whose line may have a journal in MF. */
+function sent(record: Pick<LedgerRecord, '状態' | 'MF仕訳ID'>): boolean {
+  const state = String(record.状態);
+  return (
+    state === '送信中' || state === '不明' || (state === '完了' && String(record.MF仕訳ID).trim() !== '')
+  );
 }
 
 export function doneCounts(table: LedgerTable): DoneCounts {
   const c: DoneCounts = { mf: 0, csv: 0 };
-  for (const r of table.rows) if (done(r.record)) c[kind(String(r.record.キー))] += 1;
+  for (const r of table.rows) if (sent(r.record)) c[kind(String(r.record.キー))] += 1;
   return c;
 }
 
-/** The mark: completed rows counted so far, by kind (null before the first count). */
+/** The mark: sent rows counted so far, by kind (null before the first count). */
 export function lastDoneRows(): DoneCounts | null {
   try {
     const v = JSON.parse(PropertiesService.getScriptProperties().getProperty(DONE_ROWS) ?? 'null');
@@ -41,10 +47,13 @@ export function lastDoneRows(): DoneCounts | null {
 }
 
 function store(c: DoneCounts): void {
-  PropertiesService.getScriptProperties().setProperty(DONE_ROWS, JSON.stringify(c));
+  PropertiesService.getScriptProperties().setProperty(
+    DONE_ROWS,
+    JSON.stringify({ mf: Math.max(0, c.mf), csv: Math.max(0, c.csv) }),
+  );
 }
 
-/** The message for completed rows gone since the mark, or null. */
+/** The message for sent rows gone since the mark, or null. */
 export function goneMessage(last: DoneCounts | null, now: DoneCounts): string | null {
   if (!last) return null;
   const mf = Math.max(0, last.mf - now.mf);
@@ -54,12 +63,12 @@ export function goneMessage(last: DoneCounts | null, now: DoneCounts): string | 
   if (mf > 0) ways.push(`MFの明細の行（${mf} 行）はメニュー「記帳 > 台帳を復元」で`);
   if (csv > 0)
     ways.push(`CSVの行（${csv} 行）は同じCSVをもう一度取り込むと（MFの仕訳のタグで照合して「完了」として）`);
-  return `「完了」の行が ${mf + csv} 行なくなっています（前に数えたとき ${last.mf + last.csv} 行、今 ${now.mf + now.csv} 行）。行が削除されたか、状態が書き換えられた可能性があります。${ways.join('、')}戻せます。MFの仕訳はそのまま残っています。`;
+  return `MFに送った行（完了・不明・送信中）が ${mf + csv} 行なくなっています（前に数えたとき ${last.mf + last.csv} 行、今 ${now.mf + now.csv} 行）。行が削除されたか、状態が書き換えられた可能性があります。${ways.join('、')}戻せます。MFの仕訳はそのまま残っています。`;
 }
 
 /**
- * On a full read under the lock: the message when completed rows went missing since the mark; the mark
- * rises to what is there (never falls).
+ * On a full read under the lock: the message when sent rows went missing since the mark; a count above
+ * the mark (the first count, a person's own 完了 …) raises it.
  */
 export function watchDoneRows(table: LedgerTable): string | null {
   const last = lastDoneRows();
@@ -70,28 +79,29 @@ export function watchDoneRows(table: LedgerTable): string | null {
   return message;
 }
 
-/** After a write under the lock: the rows it completed raise the mark. */
-export function noteCompleted(changes: readonly RowChange[]): void {
-  const add: DoneCounts = { mf: 0, csv: 0 };
+/**
+ * After a write under the lock: a claim puts a row among the sent ones, a send that came back unsent
+ * (settle to 送信待ち / 要確認 / 失敗, reconcile finding nothing) takes it off. Only these move the mark:
+ * every other way a row becomes sent (reconcile finding a journal for a row a person changed, intake,
+ * 台帳を復元) may be a row the mark still counts, and a count above the mark raises it at the next watch.
+ */
+export function noteCompleted(table: LedgerTable, changes: readonly RowChange[]): void {
+  const before = new Map(table.rows.map((r) => [r.rowNumber, r.record]));
+  const delta: DoneCounts = { mf: 0, csv: 0 };
   for (const c of changes) {
-    if (c.patch.状態 !== '完了' || String(c.patch.MF仕訳ID ?? '').trim() === '') continue;
-    add[kind(c.key)] += 1;
+    const was = before.get(c.rowNumber);
+    const to = c.patch.状態;
+    if (!was || typeof to !== 'string') continue;
+    const from = String(was.状態);
+    if (to === '送信中' && !sent(was)) delta[kind(String(was.キー))] += 1;
+    else if ((from === '送信中' || from === '不明') && UNSENT.has(to)) delta[kind(String(was.キー))] -= 1;
   }
-  if (add.mf + add.csv === 0) return;
+  if (delta.mf === 0 && delta.csv === 0) return;
   const last = lastDoneRows() ?? { mf: 0, csv: 0 };
-  store({ mf: last.mf + add.mf, csv: last.csv + add.csv });
+  store({ mf: last.mf + delta.mf, csv: last.csv + delta.csv });
 }
 
-/** Rows appended as 完了 (a CSV line MF already has) raise the mark too. */
-export function noteAppended(records: readonly LedgerRecord[]): void {
-  noteCompleted(
-    records.map((r) => ({
-      key: String(r.キー),
-      rowNumber: 0,
-      patch: { 状態: r.状態, MF仕訳ID: r.MF仕訳ID },
-    })),
-  );
-}
+const UNSENT = new Set(['送信待ち', '要確認', '失敗', '除外']);
 
 /** 台帳を復元 (a person's explicit act): the mark becomes what the 台帳 now holds. */
 export function resetDoneRows(counts: DoneCounts): void {

@@ -24,7 +24,7 @@ import { recordLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { appendSource, readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
-import { noteAppended, watchDoneRows } from './done-rows';
+import { watchDoneRows } from './done-rows';
 import { preflight } from './preflight';
 import { holdRecentlySent } from './recent-sends';
 import { type RunContext, type RunResult, runEntry } from './run';
@@ -105,7 +105,6 @@ export function runImportCsv(
     const fresh = holdRecentlySent(plan.newRows, readSettings().settings.graceMinutes);
     // Counted from the sheet after the write (DESIGN §9.7), not from the plan.
     const written = appendLedgerRecords(fresh.rows);
-    if (written === plan.newRows.length) noteAppended(fresh.rows);
     return {
       plan,
       added,

@@ -120,7 +120,7 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
     const keys = restoreKeys(table, keyed);
     const held = new Set([...withheld, ...keys.withheld].map((c) => c.rowNumber));
     const applied = plan.changes.filter((c) => !held.has(c.rowNumber));
-    noteCompleted(applied);
+    noteCompleted(table, applied);
     // A line sent a moment ago whose row was deleted comes back 不明: looked up before any send.
     const fresh = holdRecentlySent(plan.newRows, settings.graceMinutes);
     // Counted from the sheet after the write (DESIGN §9.7), not from the plan.

@@ -288,7 +288,7 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
         const written = writeLedgerChanges(table, changes, sheet, options);
         const held = new Set(written.withheld.map((c) => c.rowNumber));
         const applied = changes.filter((c) => !held.has(c.rowNumber));
-        noteCompleted(applied);
+        noteCompleted(table, applied);
         noteSends(applied, settings.graceMinutes);
         return written;
       },

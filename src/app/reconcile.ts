@@ -91,44 +91,54 @@ export function lookUp(
   const mf = candidates.filter(isMfRow);
   const other = candidates.filter((c) => !isMfRow(c));
 
-  for (const group of byPeriod(mf, periods)) {
-    const range = dateRange(group, fallback);
-    // A group of rows without a date spans the import window: one listing per accounting period in it.
-    const windows = group.every((c) => dateOf(c) !== null)
-      ? [range]
-      : splitByPeriods(range.start, range.end, periods);
-    const journalOf = new Map<string, string>();
+  const journalOf = new Map<string, string>();
+  const status = new Map<string, string>();
+  const search = (group: readonly ReconcileCandidate[], windows: readonly Window[]) => {
     for (const { start, end } of windows) {
       for (let i = 0; i < group.length; i += IDS_PER_CALL) {
-        const chunk = group.slice(i, i + IDS_PER_CALL);
-        const ids = chunk.map((c) => String(c.record.明細ID));
+        const ids = group.slice(i, i + IDS_PER_CALL).map((c) => String(c.record.明細ID));
         for (const j of client.listJournals({ startDate: start, endDate: end, transactionIds: ids })) {
           if (j.transaction_id) journalOf.set(j.transaction_id, j.id);
         }
       }
     }
-    const missing = group.filter((c) => !journalOf.has(String(c.record.明細ID)));
-    const status = new Map<string, string>();
-    if (missing.length > 0) {
-      const w = dateRange(missing, fallback);
-      for (const t of client.listTransactions({ startDate: w.start, endDate: w.end }))
+    const unseen = group.filter((c) => !journalOf.has(String(c.record.明細ID)));
+    if (unseen.length === 0) return;
+    for (const { start, end } of windows) {
+      for (const t of client.listTransactions({ startDate: start, endDate: end }))
         status.set(t.id, t.journalizing_status);
     }
-    for (const c of group) {
-      const id = String(c.record.明細ID);
-      const journal = journalOf.get(id);
-      const s = status.get(id);
-      results.set(
-        c,
-        journal
-          ? { kind: 'found', journalId: journal }
-          : s === 'none'
-            ? { kind: 'absent' }
-            : s === 'excluded'
-              ? { kind: 'excluded' }
+  };
+  for (const group of byPeriod(mf, periods)) {
+    const range = dateRange(group, fallback);
+    // A group of rows without a date spans the import window: one listing per accounting period in it.
+    search(
+      group,
+      group.every((c) => dateOf(c) !== null) ? [range] : splitByPeriods(range.start, range.end, periods),
+    );
+  }
+  // A line MF does not list at the row's 取引日 (a person changed the date): looked for over the window.
+  const lost = mf.filter((c) => {
+    const id = String(c.record.明細ID);
+    return !journalOf.has(id) && !status.has(id) && dateOf(c) !== null;
+  });
+  if (lost.length > 0) search(lost, splitByPeriods(fallback.start, fallback.end, periods));
+  for (const c of mf) {
+    const id = String(c.record.明細ID);
+    const journal = journalOf.get(id);
+    const s = status.get(id);
+    results.set(
+      c,
+      journal
+        ? { kind: 'found', journalId: journal }
+        : s === 'none'
+          ? { kind: 'absent' }
+          : s === 'excluded'
+            ? { kind: 'excluded' }
+            : s === undefined
+              ? { kind: 'missing' }
               : { kind: 'pending' },
-      );
-    }
+    );
   }
 
   if (other.length > 0) {
@@ -183,7 +193,7 @@ export function runReconcile(_ctx: RunContext, client?: MfClient): RunResult {
       table,
       changes.filter((c) => c.patch.キー !== undefined),
     );
-    noteCompleted(changes);
+    noteCompleted(table, changes);
     noteSends(changes, settings.graceMinutes);
     refreshReviewSheet(applyChanges(table, changes), settings.graceMinutes);
     return changes;

@@ -105,6 +105,8 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
     recordLedgerRows(table.rows.length + written);
     // A person asked for this: from now on the 台帳 as it is is what completed rows are counted against.
     const pending = added.filter((r) => r.状態 === '不明').length;
+    // Restored rows are sent rows (完了 with their journal, or 不明 waiting for it). A person asked for
+    // this: with nothing left waiting, the 台帳 as it now is is what sent rows are counted against.
     if (written === added.length && pending === 0)
       resetDoneRows({ mf: before.mf + written, csv: before.csv });
     return { planned: added.length, written, gone, pending };

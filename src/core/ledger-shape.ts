@@ -119,13 +119,18 @@ const LEDGER_FITS: Partial<Record<string, (v: unknown) => boolean>> = {
   指紋: (v) => /^[0-9a-f]{64}$/.test(String(v)),
 };
 
-/** Most values fit (people may have typed over a few cells). Empty columns fit anything. */
+/**
+ * Most values fit: people may have typed over a few cells (one in ten, and at least one — a small 台帳
+ * with one 状態 typed as 「済み」 is still the 状態 column). Empty columns fit anything.
+ */
 function columnFits(header: string, column: readonly unknown[], sheet: SheetName): boolean {
   const test = sheet === SHEET.ledger ? LEDGER_FITS[header] : undefined;
   if (!test) return true;
   const filled = column.filter((v) => v !== '' && v !== null && v !== undefined);
   if (filled.length === 0) return true;
-  return filled.filter(test).length >= Math.ceil(filled.length * 0.9);
+  const hits = filled.filter(test).length;
+  const misses = filled.length - hits;
+  return hits > misses && misses <= Math.max(1, Math.floor(filled.length / 10));
 }
 
 function hasData(column: readonly unknown[]): boolean {

@@ -21,7 +21,9 @@ export type LookupResult =
   /** MF marks the line journalized but the journal is not listed yet (listing lag): wait. */
   | { kind: 'pending' }
   /** Someone set the line to 対象外 in MF: nothing to post, a person decides. */
-  | { kind: 'excluded' };
+  | { kind: 'excluded' }
+  /** MF lists no such line (near the row's 取引日 nor in the import window): a person changed the row, or MF removed the line. */
+  | { kind: 'missing' };
 
 export interface ReconcilePolicy {
   nowMs: number;
@@ -120,6 +122,16 @@ export function reconcilePatch(
     };
   }
   if (result.kind === 'pending') return null;
+  if (result.kind === 'missing') {
+    // Never sent again on a guess: a row that may have been sent waits (listed on 要確認 as 不明); a
+    // row a person changed goes to a person.
+    if (!stray || p.nowMs - updatedMs(c.record) < p.graceMs) return null;
+    return {
+      状態: '要確認',
+      更新日時: p.now,
+      メモ: `状態が「${was}」になっていて、MFでこの明細が見つかりません（取引日 ${String(c.record.取引日)} の前後と取込期間を探しました）。取引日を変えた場合はMFの明細と同じに戻してください。`,
+    };
+  }
   if (stray) {
     // Never straight back to 送信待ち: a person changed this row, so a person decides. A send may be in
     // flight (a 送信中 row someone cleared): wait out the grace period first.

@@ -450,14 +450,14 @@ describe('honest summaries', () => {
     ledger.rows = ledger.rows.filter((row, i) => i === 0 || !gone.includes(String(row?.v[keyCol - 1])));
     const dry = summary(w.run('dryRun'));
     const warning = (dry.warnings as string[]).join('\n');
-    assert.match(warning, /「完了」の行が 7 行なくなっています/);
+    assert.match(warning, /MFに送った行（完了・不明・送信中）が 7 行なくなっています/);
     assert.match(warning, /台帳を復元/);
     const scheduled = summary(
       w.run('runScheduled', { kind: 'trigger', args: [{ triggerUid: 't', authMode: 'FULL' }] }),
     );
     void scheduled;
     summary(w.run('postApproved'));
-    assert.match(String(lastLog(w).メッセージ), /「完了」の行が 7 行なくなっています/);
+    assert.match(String(lastLog(w).メッセージ), /MFに送った行（完了・不明・送信中）が 7 行なくなっています/);
     summary(w.run('restoreLedgerFromMf'));
     const back = new Set(keysIn(w, '完了'));
     for (const k of gone) assert.ok(back.has(k), `${k} back as 完了`);
