@@ -3,6 +3,7 @@
  * write per 台帳 write that claims or settles rows, under the script lock like the write itself.
  */
 import { LEASE_MS } from '../core/budget';
+import { SAFETY } from '../core/safety';
 import type { LedgerRecord, RowChange } from '../core/ledger';
 import {
   formatRecentSends,
@@ -70,6 +71,7 @@ export function holdRecentlySent(
   nowMs = Date.now(),
 ): { rows: LedgerRecord[]; held: number } {
   if (rows.length === 0) return { rows: [], held: 0 };
+  if (!SAFETY.recentSends) return { rows: rows.slice(), held: 0 };
   const { entries } = read();
   if (entries.length === 0) return { rows: rows.slice(), held: 0 };
   let held = 0;
@@ -87,6 +89,7 @@ export function holdRecentlySent(
 
 /** Whether each key's line was sent a moment ago (one properties read for all). */
 export function recentlySent(graceMinutes: number, nowMs = Date.now()): (key: string) => boolean {
+  if (!SAFETY.recentSends) return () => false;
   const { entries } = read();
   return (key) => sentRecently(entries, key, minute(nowMs), memoryMinutes(graceMinutes));
 }

@@ -118,7 +118,8 @@ export function writeLedgerChanges(
   const checked = options.yieldRows ? changes : changes.filter((c) => peopleRows.has(c.rowNumber));
   let applied: readonly RowChange[] = changes;
   let withheld: RowChange[] = [];
-  if (checked.length > 0) {
+  if (!SAFETY.yieldToPeople) writePeople(peopleWrites(table, changes), sheet);
+  else if (checked.length > 0) {
     SpreadsheetApp.flush();
     const moved = rowsMoved(withPatchedKeys(table, changes), keysNow(table, sheet));
     const view = moved ? readLedger(sheet) : readPeopleCells(table, checked, sheet);
