@@ -80,25 +80,68 @@ export function watchDoneRows(table: LedgerTable): string | null {
 }
 
 /**
- * After a write under the lock: a claim puts a row among the sent ones, a send that came back unsent
- * (settle to 送信待ち / 要確認 / 失敗, reconcile finding nothing) takes it off. Only these move the mark:
- * every other way a row becomes sent (reconcile finding a journal for a row a person changed, intake,
- * 台帳を復元) may be a row the mark still counts, and a count above the mark raises it at the next watch.
+ * How a write moves the mark: a claim puts a row among the sent ones (up), a send that came back unsent
+ * (settle to 送信待ち / 要確認 / 失敗, reconcile finding nothing) takes it off (down). Only these move the
+ * mark: every other way a row becomes sent (reconcile finding a journal for a row a person changed,
+ * intake, 台帳を復元) may be a row the mark still counts, and a count above the mark raises it at the
+ * next watch.
  */
-export function noteCompleted(table: LedgerTable, changes: readonly RowChange[]): void {
+export function sentMoves(
+  table: LedgerTable,
+  changes: readonly RowChange[],
+): { up: DoneCounts; down: DoneCounts } {
   const before = new Map(table.rows.map((r) => [r.rowNumber, r.record]));
-  const delta: DoneCounts = { mf: 0, csv: 0 };
+  const up: DoneCounts = { mf: 0, csv: 0 };
+  const down: DoneCounts = { mf: 0, csv: 0 };
   for (const c of changes) {
     const was = before.get(c.rowNumber);
     const to = c.patch.状態;
     if (!was || typeof to !== 'string') continue;
     const from = String(was.状態);
-    if (to === '送信中' && !sent(was)) delta[kind(String(was.キー))] += 1;
-    else if ((from === '送信中' || from === '不明') && UNSENT.has(to)) delta[kind(String(was.キー))] -= 1;
+    if (to === '送信中' && !sent(was)) up[kind(String(was.キー))] += 1;
+    else if ((from === '送信中' || from === '不明') && UNSENT.has(to)) down[kind(String(was.キー))] += 1;
   }
-  if (delta.mf === 0 && delta.csv === 0) return;
+  return { up, down };
+}
+
+function move(by: DoneCounts, sign: 1 | -1): void {
+  if (by.mf === 0 && by.csv === 0) return;
   const last = lastDoneRows() ?? { mf: 0, csv: 0 };
-  store({ mf: last.mf + delta.mf, csv: last.csv + delta.csv });
+  store({ mf: last.mf + sign * by.mf, csv: last.csv + sign * by.csv });
+}
+
+/**
+ * A 台帳 write under the lock with the mark kept in step. The mark rises before the write and falls
+ * after it: a run killed in between leaves the mark too high (a false "rows gone", cleared by 台帳を復元)
+ * rather than too low (a deleted row the count would hide).
+ */
+export function withSentMark<T extends { withheld: readonly RowChange[] }>(
+  table: LedgerTable,
+  changes: readonly RowChange[],
+  write: () => T,
+): T {
+  const planned = sentMoves(table, changes);
+  move(planned.up, 1);
+  const written = write();
+  const held = new Set(written.withheld.map((c) => c.rowNumber));
+  const notWritten = sentMoves(
+    table,
+    changes.filter((c) => held.has(c.rowNumber)),
+  );
+  move(notWritten.up, -1);
+  const done = sentMoves(
+    table,
+    changes.filter((c) => !held.has(c.rowNumber)),
+  );
+  move(done.down, -1);
+  return written;
+}
+
+/** After a write under the lock that has no claims in it (reconcile, intake): rows sent back lower the mark. */
+export function noteCompleted(table: LedgerTable, changes: readonly RowChange[]): void {
+  const { up, down } = sentMoves(table, changes);
+  move(up, 1);
+  move(down, -1);
 }
 
 const UNSENT = new Set(['送信待ち', '要確認', '失敗', '除外']);

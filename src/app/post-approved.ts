@@ -29,7 +29,7 @@ import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
 import { MfAuthError } from '../mf/errors';
 import type { SendOutcome } from '../mf/types';
-import { noteCompleted, watchDoneRows } from './done-rows';
+import { watchDoneRows, withSentMark } from './done-rows';
 import { importWindow } from './import-transactions';
 import { preflight, settingsFor } from './preflight';
 import { noteSends } from './recent-sends';
@@ -285,11 +285,20 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
             ? { ...c, patch: { ...c.patch, メモ: redactSecrets(c.patch.メモ, secrets()) } }
             : c,
         );
-        const written = writeLedgerChanges(table, changes, sheet, options);
+        // Claims are remembered before the write (a run killed after it must not forget them), rows
+        // that went back unsent are forgotten after it.
+        noteSends(
+          changes.filter((c) => c.patch.状態 === '送信中'),
+          settings.graceMinutes,
+        );
+        const written = withSentMark(table, changes, () =>
+          writeLedgerChanges(table, changes, sheet, options),
+        );
         const held = new Set(written.withheld.map((c) => c.rowNumber));
-        const applied = changes.filter((c) => !held.has(c.rowNumber));
-        noteCompleted(table, applied);
-        noteSends(applied, settings.graceMinutes);
+        noteSends(
+          changes.filter((c) => !held.has(c.rowNumber) && c.patch.状態 !== '送信中'),
+          settings.graceMinutes,
+        );
         return written;
       },
     },

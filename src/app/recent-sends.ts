@@ -3,7 +3,6 @@
  * write per 台帳 write that claims or settles rows, under the script lock like the write itself.
  */
 import { LEASE_MS } from '../core/budget';
-import { SAFETY } from '../core/safety';
 import type { LedgerRecord, RowChange } from '../core/ledger';
 import {
   formatRecentSends,
@@ -13,6 +12,7 @@ import {
   sentRecently,
   updateRecentSends,
 } from '../core/recent-sends';
+import { SAFETY } from '../core/safety';
 
 const PREFIX = 'KICHO_RECENT_SENDS';
 

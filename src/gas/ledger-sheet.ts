@@ -120,9 +120,11 @@ export function writeLedgerChanges(
   let withheld: RowChange[] = [];
   if (!SAFETY.yieldToPeople) writePeople(peopleWrites(table, changes), sheet);
   else if (checked.length > 0) {
-    SpreadsheetApp.flush();
-    const moved = rowsMoved(withPatchedKeys(table, changes), keysNow(table, sheet));
-    const view = moved ? readLedger(sheet) : readPeopleCells(table, checked, sheet);
+    // One read, as late as possible (it also applies our pending writes): the keys where we write, to
+    // see whether rows moved under us, and the people-owned cells of those rows.
+    const fresh = readKeysAndPeople(table, changes, sheet);
+    const moved = fresh === null;
+    const view = fresh ?? readLedger(sheet);
     const viewRow = rowMap(table, changes, view, moved);
     const recordAt = new Map(view.rows.map((r) => [r.rowNumber, r.record]));
     const readAt = new Map(table.rows.map((r) => [r.rowNumber, r.record]));
@@ -180,8 +182,10 @@ export function writeLedgerChanges(
  */
 function clearDebris(sheet: Sheet): void {
   const now = readLedger(sheet);
+  // No key and none of a line's own fields: only a write could have put cells there (a block bridging
+  // through 明細ID writes it back too, so its 明細ID may be set).
   const debris = now.rows.filter((r) =>
-    (['キー', '明細ID', '取引日', '金額', '摘要'] as const).every((h) => String(r.record[h]).trim() === ''),
+    (['キー', '取引日', '金額', '摘要', '口座'] as const).every((h) => String(r.record[h]).trim() === ''),
   );
   if (debris.length === 0) return;
   // Every system cell of such a row: the block writes bridged some (初回検知 …) with what they read.
@@ -228,20 +232,31 @@ function peopleRepairs(before: LedgerTable, changes: readonly RowChange[], now: 
 }
 
 /**
- * `table` with its people-owned cells as the sheet holds them now, over the rows `changes` touch: one
- * read of the rectangle spanning those columns and rows (rows did not move, so positions hold).
+ * `table` with the people-owned cells of the rows `changes` touch as the sheet holds them now — one
+ * read of the rectangle spanning those rows and the キー and people-owned columns — or null when a row
+ * there no longer holds the key it was read with (rows moved: the caller reads the whole 台帳).
  */
-function readPeopleCells(table: LedgerTable, changes: readonly RowChange[], sheet: Sheet): LedgerTable {
+function readKeysAndPeople(
+  table: LedgerTable,
+  changes: readonly RowChange[],
+  sheet: Sheet,
+): LedgerTable | null {
+  const keyCol = table.columns.get('キー');
   const cols = [...PEOPLE_COLUMNS]
     .map((h) => [h, table.columns.get(h)] as const)
     .filter((e): e is readonly [string, number] => e[1] !== undefined);
-  if (cols.length === 0) return table;
+  if (keyCol === undefined) return null;
   const touched = changes.map((c) => c.rowNumber);
   const first = Math.min(...touched);
   const last = Math.max(...touched);
-  const left = Math.min(...cols.map(([, c]) => c));
-  const right = Math.max(...cols.map(([, c]) => c));
+  const left = Math.min(keyCol, ...cols.map(([, c]) => c));
+  const right = Math.max(keyCol, ...cols.map(([, c]) => c));
   const grid = sheet.getRange(first, left + 1, last - first + 1, right - left + 1).getValues();
+  const expected = withPatchedKeys(table, changes);
+  for (const r of expected.rows) {
+    if (r.rowNumber < first || r.rowNumber > last) continue;
+    if (String(grid[r.rowNumber - first]?.[keyCol - left] ?? '') !== String(r.record.キー)) return null;
+  }
   const rows = table.rows.map((r) => {
     if (r.rowNumber < first || r.rowNumber > last) return r;
     const cells = grid[r.rowNumber - first] ?? [];
