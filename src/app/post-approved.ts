@@ -343,10 +343,25 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
       messages: [AUTH_FAILED(summary.authMessage ?? ''), describe(summary), ...summary.messages, ...messages],
     };
   }
+  // Everything claimed came back unsent (MF unreachable, busy, its lines not readable): not 成功.
+  const nothingDone =
+    summary.claimed > 0 &&
+    summary.posted + summary.unknown + summary.failed === 0 &&
+    summary.returned === summary.claimed;
   return {
     ...summary,
+    ...(nothingDone ? { ok: false } : {}),
     count: summary.posted,
-    messages: [describe(summary), ...summary.messages, ...messages],
+    messages: [
+      ...(nothingDone
+        ? [
+            'MFに1件も送れませんでした（MFに接続できないか、混み合っているか、明細を確かめられませんでした）。行は送信待ちのまま、次の実行で送ります。理由は各行のメモにあります。',
+          ]
+        : []),
+      describe(summary),
+      ...summary.messages,
+      ...messages,
+    ],
   };
 }
 

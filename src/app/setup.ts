@@ -62,7 +62,7 @@ function restoreHeaders(
   if (plan.append.length > 0) messages.push(MSG.headersAdded(spec.name, plan.append));
   if (plan.orphans.length > 0) {
     messages.push(
-      `シート「${spec.name}」の ${plan.orphans.map((o) => `${columnLetter(o.column)} 列`).join('・')} には見出しのないデータがあります。見出し ${plan.undecided.map((h) => `「${h}」`).join('')} のどれなのか判断できないため、見出しは足していません。元の見出しを入力するか、バックアップ（非表示のシート「台帳バックアップ 日付」）と見比べて直してから、もう一度「初期設定」を実行してください。`,
+      `シート「${spec.name}」の ${plan.orphans.map((o) => `${columnLetter(o.column)} 列`).join('・')}には見出しのないデータがあります。見出し${plan.undecided.map((h) => `「${h}」`).join('')}のどれなのか判断できないため、見出しは足していません。元の見出しを入力するか、バックアップ（非表示のシート「台帳バックアップ 日付」）と見比べて直してから、もう一度「初期設定」を実行してください。`,
     );
   }
   return { added: [...plan.place.map((p) => p.header), ...plan.append], undecided: plan.undecided, messages };

@@ -77,7 +77,11 @@ function missingSheetMessage(p: Extract<ShapeProblem, { kind: 'missing-sheet' }>
       return `シート「台帳」が見つかりません。台帳のようなシートが ${p.lookalikes.map((n) => `「${n}」`).join('')} と ${p.lookalikes.length} つあります。使う方の名前を「台帳」に戻してください。`;
     return 'シート「台帳」が見つかりません（削除されたか、名前が変わった可能性があります）。名前を変えた場合は「台帳」に戻してください。削除した場合は、メニュー「記帳 > 初期設定」で作り直してから、MFの明細の行は「台帳を復元」で、CSVの行は同じCSVの取り込み直しで戻せます（非表示のシート「台帳バックアップ 日付」にも前日までの行があります）。';
   }
-  return `シート「${p.sheet}」が見つかりません（削除されたか、名前が変わった可能性があります）。名前を変えた場合は「${p.sheet}」に戻してください。削除した場合は、メニュー「記帳 > 初期設定」で作り直し、中身を入力し直してください。`;
+  const refill =
+    p.sheet === SHEET.masters
+      ? 'メニュー「記帳 > 初期設定」で作り直すと、MFから取り直します。'
+      : 'メニュー「記帳 > 初期設定」で作り直し、中身を入力し直してください。';
+  return `シート「${p.sheet}」が見つかりません（削除されたか、名前が変わった可能性があります）。名前を変えた場合は「${p.sheet}」に戻してください。削除した場合は、${refill}`;
 }
 
 /** One plain-Japanese sentence per problem, then what the run did (nothing). */
@@ -131,6 +135,14 @@ function columnFits(header: string, column: readonly unknown[], sheet: SheetName
   const hits = filled.filter(test).length;
   const misses = filled.length - hits;
   return hits > misses && misses <= Math.max(1, Math.floor(filled.length / 10));
+}
+
+/** Looser, for a column other evidence points at (the remembered layout, the last column left): no more misfits than fits. */
+function columnAgrees(header: string, column: readonly unknown[], sheet: SheetName): boolean {
+  const test = sheet === SHEET.ledger ? LEDGER_FITS[header] : undefined;
+  if (!test) return true;
+  const filled = column.filter((v) => v !== '' && v !== null && v !== undefined);
+  return filled.filter(test).length * 2 >= filled.length;
 }
 
 function hasData(column: readonly unknown[]): boolean {
@@ -188,7 +200,7 @@ export function planHeaderRestore(
     const col = column(c);
     // Someone's own column at the remembered place must also hold what this header holds.
     const evidence = renamed.has(c) ? LEDGER_FITS[h] !== undefined && hasData(col) : true;
-    if (evidence && columnFits(h, col, sheet)) place(h, c);
+    if (evidence && (renamed.has(c) ? columnFits(h, col, sheet) : columnAgrees(h, col, sheet))) place(h, c);
   }
   const strict = (h: string) => sheet === SHEET.ledger && LEDGER_FITS[h] !== undefined;
   const atHome = (h: string) => {
@@ -208,7 +220,7 @@ export function planHeaderRestore(
   // One header left and one column of data left: they belong together.
   const left = missing.filter((h) => !placed.has(h));
   const loose = [...blank].filter((c) => open(c) && hasData(column(c)));
-  if (left.length === 1 && loose.length === 1 && columnFits(left[0], column(loose[0]), sheet))
+  if (left.length === 1 && loose.length === 1 && columnAgrees(left[0], column(loose[0]), sheet))
     place(left[0], loose[0]);
   const orphans = [...blank].filter((c) => open(c) && hasData(column(c))).map((c) => ({ column: c }));
   const rest = missing.filter((h) => !placed.has(h));

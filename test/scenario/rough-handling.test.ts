@@ -486,6 +486,17 @@ describe('honest summaries', () => {
     assert.deepEqual(keysIn(w, '送信待ち').sort(), waiting.sort());
   });
 
+  test('MF unreachable for a whole post: not 成功 — says nothing could be sent and why; rows stay 送信待ち', () => {
+    const w = classified();
+    const waiting = keysIn(w, '送信待ち');
+    w.mf.injectFault({ kind: 'unreachable', times: Number.POSITIVE_INFINITY });
+    const r = summary(w.run('postApproved'));
+    assert.equal(r.ok, false);
+    assert.match(r.messages.join('\n'), /MFに1件も送れませんでした/);
+    assert.equal(lastLog(w).結果, '失敗');
+    assert.deepEqual(keysIn(w, '送信待ち').sort(), waiting.sort());
+  });
+
   test('an MF error body echoing a piece of the token (a prefix, a base64 copy) never reaches メモ', () => {
     const w = classified();
     const [k] = keysIn(w, '送信待ち');
