@@ -12,7 +12,16 @@ import webpack from 'webpack';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
-export const MUTANTS = ['no-lock', 'no-flush', 'no-claim', 'resend-unknown', 'no-grace', 'no-reorder-check'];
+export const MUTANTS = [
+  'no-lock',
+  'no-flush',
+  'no-claim',
+  'resend-unknown',
+  'no-grace',
+  'no-reorder-check',
+  'no-people-yield',
+  'no-recent-sends',
+];
 
 function config(mutant) {
   return {

@@ -17,8 +17,9 @@ function headerColumns(world: World, name: string): Map<string, number> {
   return cols;
 }
 
-/** Data rows of a sheet as records keyed by header. */
+/** Data rows of a sheet as records keyed by header (none when the sheet is gone). */
 export function records(world: World, name: string): Record<string, unknown>[] {
+  if (!world.spreadsheet.sheets.some((x) => x.name === name)) return [];
   const s = sheet(world, name);
   const cols = headerColumns(world, name);
   const out: Record<string, unknown>[] = [];

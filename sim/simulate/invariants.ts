@@ -2,10 +2,11 @@
  * DESIGN §9's invariants, checked on the world (the spreadsheet as stored) and the fake MF's books.
  */
 import { remoteTag } from '../../src/core/keys';
+import { LEDGER_HEADERS } from '../../src/core/schema';
 import type { World } from '../gas/world';
 import { TEST_API_KEY } from '../mf/fake-mf';
 import { records } from '../person';
-import type { Typed } from './people';
+import type { Marks, Typed } from './people';
 
 export type ViolationKind =
   | 'duplicate-journal'
@@ -38,12 +39,46 @@ export interface Expectations {
   settled: boolean;
   /** MF's description of each line (id → content), to check 摘要 reads back exactly. */
   descriptions?: ReadonlyMap<string, string>;
+  /** What people did beyond their own columns (rows they deleted, 状態 they typed). */
+  marks?: Pick<Marks, 'deleted' | 'typedState'>;
+}
+
+/**
+ * The 台帳's rows as the invariants read them: by the header row as last seen whole, so that a header a
+ * person cleared does not hide rows from the check (nor turn their keys into 'undefined'), and on the
+ * sheet a person renamed (the rows are still there).
+ */
+export class LedgerReader {
+  private cols: Map<string, number> | null = null;
+
+  rows(world: World): Record<string, unknown>[] {
+    const s =
+      world.spreadsheet.sheets.find((x) => x.name === '台帳') ??
+      world.spreadsheet.sheets.find((x) => x.name === '台帳のコピー');
+    if (!s) return [];
+    const live = new Map<string, number>();
+    for (let c = 1; c <= s.lastColumn(); c++) {
+      const h = String(s.value(1, c));
+      if (h !== '' && !live.has(h)) live.set(h, c);
+    }
+    if (LEDGER_HEADERS.every((h) => live.has(h))) this.cols = live;
+    // Before any whole header was seen: 初期設定's layout (people in the simulation never move columns).
+    const cols = this.cols ?? new Map(LEDGER_HEADERS.map((h, i) => [h, i + 1]));
+    const out: Record<string, unknown>[] = [];
+    for (let r = 2; r <= s.lastRow(); r++) {
+      const rec: Record<string, unknown> = {};
+      for (const [h, c] of cols) rec[h] = s.value(r, c);
+      out.push(rec);
+    }
+    return out;
+  }
 }
 
 /** Keys on the 台帳 now (for row-deletion tracking). */
-export function ledgerKeys(world: World): string[] {
-  return records(world, '台帳')
-    .map((r) => String(r.キー))
+export function ledgerKeys(world: World, reader: LedgerReader = new LedgerReader()): string[] {
+  return reader
+    .rows(world)
+    .map((r) => String(r.キー ?? ''))
     .filter((k) => k !== '');
 }
 
@@ -51,9 +86,10 @@ export function checkInvariants(
   world: World,
   journals: readonly { id: string; tags: string[]; transaction_id: string | null }[],
   e: Expectations,
+  reader: LedgerReader = new LedgerReader(),
 ): Violation[] {
   const out: Violation[] = [];
-  const rows = records(world, '台帳').filter((r) => String(r.キー) !== '');
+  const rows = reader.rows(world).filter((r) => String(r.キー ?? '') !== '' || String(r.明細ID ?? '') !== '');
 
   // 1. Never two MF journals for one key; never a journal for an 除外 row.
   const byTag = new Map<string, string[]>();
@@ -79,12 +115,22 @@ export function checkInvariants(
   // 2. No statement line lost: every line of the window in the 台帳 exactly once; settled after the drain.
   const count = new Map<string, number>();
   for (const r of rows) count.set(String(r.キー), (count.get(String(r.キー)) ?? 0) + 1);
+  // A row whose キー a person broke is still its line's row: its 明細ID names the line (it is listed
+  // on 要確認 and never sent), so the line is neither lost nor to be added again.
+  const byId = new Map<string, number>();
+  for (const r of rows) {
+    const id = String(r.明細ID);
+    if (id !== '') byId.set(id, (byId.get(id) ?? 0) + 1);
+  }
   for (const id of e.lines) {
     const n = count.get(`mf:${id}`) ?? 0;
-    if (n === 0) out.push({ kind: 'lost-line', detail: `line ${id} is not in the 台帳` });
+    if (n === 0 && !byId.has(id)) out.push({ kind: 'lost-line', detail: `line ${id} is not in the 台帳` });
   }
   for (const [key, n] of count)
-    if (n > 1) out.push({ kind: 'duplicate-row', detail: `${key} is on ${n} rows` });
+    if (key !== '' && n > 1) out.push({ kind: 'duplicate-row', detail: `${key} is on ${n} rows` });
+  for (const [id, n] of byId)
+    if (n > 1 && (count.get(`mf:${id}`) ?? 0) < n)
+      out.push({ kind: 'duplicate-row', detail: `line ${id} is on ${n} rows (明細ID)` });
   if (e.settled) {
     const review = new Set(records(world, '要確認').map((r) => String(r.キー)));
     for (const r of rows) {
@@ -100,7 +146,13 @@ export function checkInvariants(
   for (const r of rows) {
     if (r.状態 !== '完了') continue;
     const tag = remoteTag(String(r.キー));
-    if (!byTag.has(tag)) {
+    // A 完了 a person typed (no MF仕訳ID) claims nothing until reconcile has looked it up.
+    const typedDone =
+      !e.settled && e.marks?.typedState.get(String(r.キー)) === '完了' && String(r.MF仕訳ID) === '';
+    // A key a person changed names no journal until reconcile gives the key back (by the 明細ID).
+    const brokenKey = !e.settled && String(r.明細ID) !== '' && String(r.キー) !== `mf:${String(r.明細ID)}`;
+    if (brokenKey) continue;
+    if (!byTag.has(tag) && !typedDone) {
       out.push({
         kind: 'completed-without-journal',
         detail: `${r.キー} is 完了 but MF has no journal for it`,
@@ -117,7 +169,8 @@ export function checkInvariants(
 
   // 3. No row deleted; what people typed is not overwritten (操作 may only be consumed).
   for (const key of e.keysSeen) {
-    if (!count.has(key)) out.push({ kind: 'row-deleted', detail: `${key} was on the 台帳 and is gone` });
+    if (!count.has(key) && !e.marks?.deleted.has(key))
+      out.push({ kind: 'row-deleted', detail: `${key} was on the 台帳 and is gone` });
   }
   const byKey = new Map(rows.map((r) => [String(r.キー), r]));
   for (const [key, t] of e.typed) {
@@ -147,7 +200,8 @@ export function checkInvariants(
     const key = String(r.キー);
     const id = String(r.明細ID);
     if (id === '') continue;
-    if (key !== `mf:${id}`)
+    // A key a person changed is theirs (people.ts marks it); any other difference is the sheet's doing.
+    if (key !== `mf:${id}` && !e.marks?.deleted.has(key))
       out.push({ kind: 'text-changed', detail: `キー ${key} does not read as mf:${id}` });
     const content = e.descriptions?.get(id);
     if (content !== undefined && r.摘要 !== content) {

@@ -51,14 +51,28 @@ export class MfView {
       return { ...res, body: JSON.stringify(body) };
     }
     if (path === '/api/v3/transactions') {
-      // A lagging line is still 未仕訳: it shows as none, and not in a listing that asks for other
-      // statuses only. (Added to a none-only listing it would change nothing: we posted it, so it is
-      // in the 台帳 already.)
+      // A lagging line is still 未仕訳: it shows as none — also in a listing that asks for none only
+      // (people delete rows, so "we posted it, it is in the 台帳 already" does not hold) — and not in
+      // a listing that asks for other statuses only.
       const lagging = new Set([...this.hidden.values()].map((h) => h.tx));
       const statuses = url.searchParams.getAll('journalizing_statuses');
       const noneWanted = statuses.length === 0 || statuses.includes('none');
       const body = JSON.parse(res.body) as { transactions: { id: string; journalizing_status: string }[] };
       body.transactions = body.transactions.filter((t) => noneWanted || !lagging.has(t.id));
+      if (noneWanted && statuses.length > 0) {
+        // The same listing over every status supplies the lagging lines (the simulation's datasets
+        // fit one page).
+        const everyStatus = new URL(req.url);
+        everyStatus.searchParams.delete('journalizing_statuses');
+        const all = this.mf.handle({ ...req, url: everyStatus.toString() });
+        if (all.status === 200) {
+          const listed = new Set(body.transactions.map((t) => t.id));
+          const more = (JSON.parse(all.body) as typeof body).transactions.filter(
+            (t) => lagging.has(t.id) && !listed.has(t.id),
+          );
+          body.transactions.push(...more);
+        }
+      }
       for (const t of body.transactions) if (lagging.has(t.id)) t.journalizing_status = 'none';
       return { ...res, body: JSON.stringify(body) };
     }

@@ -17,6 +17,8 @@ export const MUTANTS = [
   'resend-unknown',
   'no-grace',
   'no-reorder-check',
+  'no-people-yield',
+  'no-recent-sends',
 ] as const;
 export type Mutant = (typeof MUTANTS)[number];
 
@@ -27,6 +29,8 @@ export const MUTANT_DESCRIPTIONS: Record<Mutant, string> = {
   'resend-unknown': '不明 rows are sent again without a lookup',
   'no-grace': 'the grace period is 0: a row not yet visible in MF is sent again',
   'no-reorder-check': '台帳 writes are not checked for rows a person moved meanwhile',
+  'no-people-yield': 'a row a person typed into while a run worked on it is written over',
+  'no-recent-sends': 'a line sent a moment ago whose row was deleted comes back 未判定 and is sent again',
 };
 
 export function isMutant(name: string): name is Mutant {

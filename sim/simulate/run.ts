@@ -20,8 +20,8 @@ import type { FaultSpec } from '../mf/faults';
 import { mulberry32 } from '../mf/random';
 import type { Transaction } from '../mf/types';
 import { records } from '../person';
-import { checkInvariants, ledgerKeys, type Violation } from './invariants';
-import { act, type Typed } from './people';
+import { checkInvariants, LedgerReader, ledgerKeys, type Violation } from './invariants';
+import { act, newMarks, type Typed } from './people';
 import type { Fault, PersonAct, Scenario } from './scenario';
 import { BOB, clockEvent, createWorld, MINUTE, OWNER, START } from './world';
 
@@ -31,6 +31,7 @@ const MAX_CLUSTER = 4;
 /** Quiet period: trigger runs every 照合間隔 until nothing is left open or nothing changes (at most this many). */
 const MAX_DRAIN_RUNS = 60;
 const OPEN_STATES = new Set(['未判定', '送信待ち', '送信中', '不明']);
+const KNOWN_STATES = new Set(['未判定', '要確認', '送信待ち', '送信中', '完了', '不明', '失敗', '除外']);
 
 /** What new lines look like (some match a rule, some need a person, some look like formulas). */
 const ARRIVALS: readonly { content: string; side: 'INCOME' | 'EXPENSE'; value: number }[] = [
@@ -231,18 +232,26 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
     if (options.trace) trace.push(`${at()} ${line}`);
   };
   const typed: Typed = new Map();
+  const marks = newMarks();
+  const reader = new LedgerReader();
   const keysSeen = new Set<string>();
   const violations = new Map<string, Violation>();
   const check = (settled: boolean) => {
-    for (const k of ledgerKeys(world)) keysSeen.add(k);
-    const found = checkInvariants(world, mf.journals(), {
-      lines: settled ? lines : new Set(),
-      keysSeen,
-      typed,
-      secrets: [...view.tokens],
-      settled,
-      descriptions: new Map(mf.transactions().map((t) => [t.id, t.content ?? ''])),
-    });
+    for (const k of ledgerKeys(world, reader)) keysSeen.add(k);
+    const found = checkInvariants(
+      world,
+      mf.journals(),
+      {
+        lines: settled ? lines : new Set(),
+        keysSeen,
+        typed,
+        secrets: [...view.tokens],
+        settled,
+        marks,
+        descriptions: new Map(mf.transactions().map((t) => [t.id, t.content ?? ''])),
+      },
+      reader,
+    );
     for (const v of found) {
       const id = `${v.kind}|${v.detail}`;
       if (!violations.has(id)) {
@@ -262,7 +271,7 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
   let arrivalSeq = 0;
   const apply = (h: Happening) => {
     if (h.k === 'act') {
-      const done = act(world, h.act, typed);
+      const done = act(world, h.act, typed, marks);
       if (done) {
         count(stats.people, h.act.k);
         note(`person: ${done}`);
@@ -383,27 +392,84 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
   // Quiet: no more faults or people; the trigger runs until nothing is left open.
   world.clearFaults();
   mf.clearFaults();
-  note('drain');
-  let quiet = 0;
-  let before = snapshot(world, mf);
-  while (stats.drainRuns < MAX_DRAIN_RUNS) {
-    world.clock.advance(s.interval * MINUTE);
-    const [r] = runCluster(
-      [{ at: now(), name: 'runScheduled', kind: 'trigger', user: OWNER }],
-      clusterIndex++,
-    );
-    stats.drainRuns += 1;
-    const after = snapshot(world, mf);
-    const open = records(world, '台帳').some((row) => OPEN_STATES.has(String(row.状態)));
-    if (r.status === 'ok' && !open) break;
-    // Nothing moves any more (a row waits for a person, or for ever): stop after an hour of no change.
-    quiet = after === before ? quiet + 1 : 0;
-    before = after;
-    if (quiet * s.interval >= 60) break;
-  }
+  // The people who damaged the sheet read the runs' messages and do what they say, as a person would:
+  // put the 台帳's name back, run 初期設定, and 台帳を復元 when the runs ask for it — before the quiet
+  // period and again after it (the drain's own runs may be the ones that tell them).
+  const sheets = () => world.spreadsheet.sheets;
+  const click = (name: string) => {
+    note(`person: ${name}`);
+    const [r] = runCluster([{ at: now(), name, kind: 'menu', user: OWNER }], clusterIndex++);
+    return r.status === 'ok' && (r.value as { ok?: boolean } | undefined)?.ok !== false;
+  };
+  // A person tries again when a run says so (the network may have failed once).
+  const untilDone = (name: string) => {
+    for (let i = 0; i < 3 && !click(name); i++) world.clock.advance(MINUTE);
+  };
+  /** The newest ログ lines (since the person last acted on them) ask for 台帳を復元. */
+  let readUpTo = 0;
+  const askedToRestore = () => {
+    const log = records(world, 'ログ');
+    const fresh = log.slice(0, Math.max(0, log.length - readUpTo));
+    readUpTo = log.length;
+    return fresh.some((r) => String(r.メッセージ).includes('台帳を復元'));
+  };
+  const repair = (): boolean => {
+    let acted = false;
+    if (!sheets().some((x) => x.name === '台帳')) {
+      const copy = sheets().find((x) => x.name === '台帳のコピー');
+      if (copy) {
+        copy.name = '台帳';
+        note('person: renamed 台帳のコピー back to 台帳');
+      }
+    }
+    if (marks.damaged || !sheets().some((x) => x.name === '台帳')) {
+      untilDone('setup');
+      marks.damaged = false;
+      acted = true;
+    }
+    if (marks.lostRows && askedToRestore()) {
+      untilDone('restoreLedgerFromMf');
+      acted = true;
+    }
+    return acted;
+  };
+
+  const drain = () => {
+    note('drain');
+    let quiet = 0;
+    let before = snapshot(world, mf);
+    while (stats.drainRuns < MAX_DRAIN_RUNS) {
+      world.clock.advance(s.interval * MINUTE);
+      const [r] = runCluster(
+        [{ at: now(), name: 'runScheduled', kind: 'trigger', user: OWNER }],
+        clusterIndex++,
+      );
+      stats.drainRuns += 1;
+      const after = snapshot(world, mf);
+      const open = records(world, '台帳').some(
+        (row) =>
+          OPEN_STATES.has(String(row.状態)) ||
+          // A 状態 a person left unusable waits for reconcile (after the grace period).
+          (String(row.キー) !== '' && !KNOWN_STATES.has(String(row.状態))) ||
+          (row.状態 === '完了' && String(row.MF仕訳ID) === '') ||
+          // So does a キー a person changed (reconcile or the next import gives it back).
+          (String(row.明細ID) !== '' &&
+            row.状態 !== '除外' &&
+            String(row.キー) !== `mf:${String(row.明細ID)}`),
+      );
+      if (r.status === 'ok' && !open) break;
+      // Nothing moves any more (a row waits for a person, or for ever): stop after an hour of no change.
+      quiet = after === before ? quiet + 1 : 0;
+      before = after;
+      if (quiet * s.interval >= 60) break;
+    }
+  };
+  repair();
+  drain();
+  for (let round = 0; round < 3 && repair(); round++) drain();
   check(true);
   stats.journals = mf.journals().filter((j) => j.tags.some((t) => t.startsWith('kc-'))).length;
-  stats.rows = ledgerKeys(world).length;
+  stats.rows = ledgerKeys(world, reader).length;
   stats.simulatedMinutes = Math.round((now() - START) / MINUTE);
   options.inspect?.(world, mf);
   return { violations: [...violations.values()], stats, trace };

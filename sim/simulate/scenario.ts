@@ -14,6 +14,8 @@ export const MENU_ENTRIES = [
   'reconcile',
   'dryRun',
   'runScheduled',
+  'setup',
+  'restoreLedgerFromMf',
 ] as const;
 export type MenuEntry = (typeof MENU_ENTRIES)[number];
 
@@ -48,7 +50,19 @@ export type PersonAct =
   /** An 操作 that does not fit the row's state (refused with a メモ). */
   | { k: 'stray'; pick: number; op: number }
   /** Sorts the 台帳 data rows. */
-  | { k: 'sort'; column: number; descending: boolean };
+  | { k: 'sort'; column: number; descending: boolean }
+  /** Clears one header cell of the 台帳 (`column` picks which), or the whole header row. */
+  | { k: 'clear-header'; column: number; whole: boolean }
+  /** Renames the 台帳 sheet (to 「台帳のコピー」) or deletes it. */
+  | { k: 'ledger-sheet'; how: 'rename' | 'delete' }
+  /** Types into 状態: clears it, types 完了 on a 送信待ち row, or types a word that is not a state. */
+  | { k: 'edit-state'; pick: number; to: 0 | 1 | 2 }
+  /** Changes one character of a キー. */
+  | { k: 'edit-key'; pick: number }
+  /** Changes 金額 or 取引日 of a row not sent yet. */
+  | { k: 'edit-field'; pick: number; field: '金額' | '取引日' }
+  /** Deletes 1–7 adjacent data rows (any state). */
+  | { k: 'delete-rows'; pick: number; count: number };
 
 export interface TimedAct {
   offset: number;
@@ -169,6 +183,51 @@ const actArb: fc.Arbitrary<PersonAct> = fc.oneof(
       descending: fc.boolean(),
     }),
   },
+  // Rough handling (issue 14): rarer than the everyday acts, so most of a world's time is still spent
+  // posting; a damaged sheet is repaired the way its messages say (run.ts, before the drain).
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('edit-state' as const),
+      pick,
+      to: fc.constantFrom<0 | 1 | 2>(0, 1, 1, 2),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant('edit-key' as const), pick }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('edit-field' as const),
+      pick,
+      field: fc.constantFrom<'金額' | '取引日'>('金額', '取引日'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('delete-rows' as const),
+      pick,
+      count: fc.integer({ min: 1, max: 7 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('clear-header' as const),
+      column: fc.nat({ max: 30 }),
+      whole: fc.oneof(
+        { weight: 3, arbitrary: fc.constant(false) },
+        { weight: 1, arbitrary: fc.constant(true) },
+      ),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('ledger-sheet' as const),
+      how: fc.constantFrom<'rename' | 'delete'>('rename', 'delete'),
+    }),
+  },
 );
 
 const menuArb: fc.Arbitrary<MenuClick> = fc.record(
@@ -186,6 +245,9 @@ const menuArb: fc.Arbitrary<MenuClick> = fc.record(
       'importTransactions',
       'classifyPending',
       'dryRun',
+      // 初期設定 and 台帳を復元 at any time, also while other runs go on (people do).
+      'setup',
+      'restoreLedgerFromMf',
     ),
     kill: maybe(killAt, 5, 1),
     again: maybe(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5 })), 3, 1),

@@ -252,13 +252,20 @@ function writeBack(
           ? outcome.patch
           : { メモ: redactSecrets(AI_RUN_MSG.later(outcome.why), [config.apiKey]) };
       changes.push({ key: c.key, rowNumber: row.rowNumber, patch: { ...patch, 更新日時: now } });
-      if (outcome.kind === 'judged') {
+    }
+    // A person who typed into a row while it was being written wins too: those rows are not counted.
+    const { withheld } = writeLedgerChanges(table, changes);
+    summary.personWon += withheld.length;
+    const held = new Set(withheld.map((c) => c.rowNumber));
+    for (const c of changes) {
+      if (held.has(c.rowNumber)) continue;
+      const outcome = outcomes.get(c.key);
+      if (outcome?.kind === 'judged') {
         summary.answered++;
         if (outcome.patch.状態 === '送信待ち') summary.approved++;
         else summary.review++;
       } else summary.notYet++;
     }
-    writeLedgerChanges(table, changes);
     if (unsent > 0) {
       // Give back what was reserved but not sent, so the daily cap counts requests, not plans.
       const store = scriptStore();
@@ -266,7 +273,13 @@ function writeBack(
       const used = usedToday(store.get(AI_USAGE_PROPERTY), day);
       store.set(AI_USAGE_PROPERTY, usageText(day, used - unsent));
     }
-    refreshReviewSheet(applyChanges(table, changes), settings.graceMinutes);
+    refreshReviewSheet(
+      applyChanges(
+        table,
+        changes.filter((c) => !held.has(c.rowNumber)),
+      ),
+      settings.graceMinutes,
+    );
   } finally {
     lock.flushAndRelease();
   }

@@ -4,13 +4,17 @@
  * one call, not a read and a write of 2 million cells. A spreadsheet holds at most 10 million cells:
  * older copies make room first, and a copy that still does not fit is skipped with a message.
  */
+import { BACKUP_PREFIX } from '../core/ledger-shape';
 import { SHEET } from '../core/schema';
+import { SETTING_NEEDS } from '../core/settings';
+import { ledgerSheet } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
-import { readSettings } from '../gas/settings-sheet';
-import { activeBook, ensureSheet } from '../gas/workbook';
+import { activeBook } from '../gas/workbook';
+import { preflight, settingsFor } from './preflight';
 import { type RunResult, runEntry } from './run';
 
-export const BACKUP_PREFIX = '台帳バックアップ ';
+export { BACKUP_PREFIX };
+
 /** Google's limit is 10,000,000 cells per spreadsheet; keep a margin for people's own sheets. */
 const CELL_BUDGET = 9_000_000;
 
@@ -23,14 +27,17 @@ function tokyoDate(): string {
 }
 
 export function runBackup(): RunResult {
-  const { settings } = readSettings();
+  const refused = preflight(SHEET.ledger, SHEET.settings);
+  if (refused) return refused;
+  const { settings, refusal } = settingsFor(SETTING_NEEDS.backup);
+  if (refusal) return refusal;
   const keep = settings.backupGenerations;
   if (keep === 0)
     return { count: 0, messages: ['バックアップ世代数が 0 のため、バックアップしませんでした。'] };
   const name = `${BACKUP_PREFIX}${tokyoDate()}`;
   const done = underScriptLock(() => {
     const book = activeBook();
-    const ledger = ensureSheet(SHEET.ledger).sheet;
+    const ledger = ledgerSheet();
     if (book.getSheetByName(name)) return { made: false, dropped: 0, skipped: '' };
     // Oldest first: the date in the name sorts.
     const backups = book

@@ -15,17 +15,20 @@ import {
 } from '../core/balances';
 import type { MonthEndBalance } from '../core/csv/balances';
 import { type OwnAccount, ownAccounts } from '../core/own-accounts';
+import { SHEET } from '../core/schema';
+import { SETTING_NEEDS } from '../core/settings';
 import { balanceSheet, readBalanceRecords, writeBalanceSheet } from '../gas/balance-sheet';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient, officeRefusal } from '../gas/mf-connection';
-import { readMasters, readSettings } from '../gas/settings-sheet';
+import { readMasters } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
 import type { MfTrialBalance } from '../mf/types';
 import { accountingPeriodFor, addDays } from '../mf/windows';
 import { importWindow } from './import-transactions';
+import { preflight, settingsFor } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 const ACTION = '残高照合';
@@ -60,10 +63,14 @@ function isAssetGroup(group: string | undefined): boolean {
 }
 
 export function runCheckBalances(_ctx: RunContext, client?: MfClient): RunResult {
-  const { settings, problems } = readSettings();
-  const messages = problems.map((p) => `${p.cell} ${p.message}`);
+  const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.masters, SHEET.sources);
+  if (refused) return refused;
+  const { settings, notes, refusal } = settingsFor(SETTING_NEEDS.balances);
+  if (refusal) return refusal;
+  const messages = [...notes];
   const asOf = today();
   const window = importWindow(settings, asOf);
+  if (window.problem) return { ok: false, count: 0, messages: [window.problem, ...messages] };
   // Month ends that have come: dates as text sort in calendar order.
   const [end] = [window.end, asOf].sort();
   const mf = client ?? mfClient();

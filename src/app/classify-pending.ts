@@ -2,25 +2,37 @@
  * classifyPending(): pending 操作 first, then the ルール sheet on 未判定 rows (DESIGN §1 判定).
  */
 import { classifyRows } from '../core/classify';
+import type { RowChange } from '../core/ledger';
 import { applyOperations } from '../core/operations';
 import { applyChanges, merge } from '../core/protocol';
 import { parseRules } from '../core/rules';
+import { SHEET } from '../core/schema';
+import { SETTING_NEEDS } from '../core/settings';
 import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
-import { readMasters, readRuleValues, readSettings } from '../gas/settings-sheet';
+import { readMasters, readRuleValues } from '../gas/settings-sheet';
 import { aiConfig, claimForAi, judgeClaimed } from './ai-judge';
+import { preflight, settingsFor } from './preflight';
 import { suggestDeposits } from './receivables';
 import { refreshReviewSheet } from './review-sheet';
 import { adoptRuleCandidates, keepRulesCurrent } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 export function runClassify(ctx: RunContext): RunResult {
+  const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.rules, SHEET.masters);
+  if (refused) return refused;
+  const first = settingsFor(SETTING_NEEDS.classify);
+  if (first.refusal) return first.refusal;
+  const { settings, notes, refusal } =
+    first.settings.aiProvider === 'オフ'
+      ? first
+      : settingsFor([...SETTING_NEEDS.classify, ...SETTING_NEEDS.classifyAi]);
+  if (refusal) return refusal;
   const adopted = adoptRuleCandidates();
   const { rules, problems } = parseRules(readRuleValues());
   const masters = readMasters();
-  const { settings } = readSettings();
   const ai = aiConfig(settings);
-  const messages = [...problems.map((p) => p.message), ...ai.messages];
+  const messages = [...problems.map((p) => p.message), ...ai.messages, ...notes];
   const done = underScriptLock(() => {
     const now = new Date().toISOString();
     const table = readLedger();
@@ -32,13 +44,32 @@ export function runClassify(ctx: RunContext): RunResult {
     const deposits = suggestDeposits(applyChanges(after, ruled).rows, ruled, masters, settings, now);
     const decisions = merge([...ruled, ...deposits]);
     const aiClaim = ai.config ? claimForAi(applyChanges(after, decisions).rows, settings, now) : null;
-    const changes = merge([...ops, ...decisions, ...(aiClaim?.changes ?? [])]);
-    writeLedgerChanges(table, changes);
+    const planned = merge([...ops, ...decisions, ...(aiClaim?.changes ?? [])]);
+    // A row a person typed into while this ran keeps their input; it is decided again next time.
+    const { withheld } = writeLedgerChanges(table, planned);
+    const held = new Set(withheld.map((c) => c.rowNumber));
+    const written = (cs: readonly RowChange[]) => cs.filter((c) => !held.has(c.rowNumber));
+    const changes = written(planned);
     refreshReviewSheet(applyChanges(table, changes), settings.graceMinutes);
-    return { ops, decisions, aiClaim, table, changes };
+    return {
+      ops: written(ops),
+      decisions: written(decisions),
+      aiClaim: aiClaim && {
+        ...aiClaim,
+        candidates: aiClaim.candidates.filter((c) => !withheld.some((w) => w.key === c.key)),
+        changes: written(aiClaim.changes),
+      },
+      table,
+      changes,
+      withheld: withheld.length,
+    };
   });
-  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
-  const { ops, decisions, aiClaim } = done.value;
+  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
+  const { ops, decisions, aiClaim, withheld } = done.value;
+  if (withheld > 0)
+    messages.push(
+      `判定中に人が入力した ${withheld} 行は、入力を残して判定を書き込みませんでした（次の判定で入力を使います）。`,
+    );
   const operations = ops.length;
   const decided = decisions.length;
   const approved = decisions.filter((d) => d.patch.状態 === '送信待ち').length;

@@ -9,16 +9,23 @@ import { isRemoteTag } from '../core/keys';
 import type { RuleFinding } from '../core/rule-diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { selfTestWarnings } from '../core/self-test';
+import { SETTING_NEEDS } from '../core/settings';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
+import { underScriptLock } from '../gas/lock';
 import { connectionMode, mfClient, officeRefusal } from '../gas/mf-connection';
 import { lastImportWindow, lastLedgerRows, readSelfTest, recordDryRun } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { replaceDataRows } from '../gas/workbook';
+import { watchDoneRows } from './done-rows';
 import { importWindow } from './import-transactions';
+import { preflight, settingsFor } from './preflight';
 import { ruleFindings } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
+
+/** A dry run does not wait long for a busy lock: it reads without it (and skips the count). */
+const DRY_RUN_LOCK_WAIT_MS = 2_000;
 
 export function computeDryRun(ctx: RunContext): {
   plan: DryRunPlan;
@@ -26,7 +33,13 @@ export function computeDryRun(ctx: RunContext): {
   rules: RuleFinding[];
 } {
   const { settings, problems } = readSettings();
-  const table = readLedger();
+  // Under the lock when it is free, so the count of completed rows is not read half-way through a
+  // run's write (it would look like rows had gone); the dry run itself changes nothing.
+  const locked = underScriptLock(() => {
+    const t = readLedger();
+    return { table: t, gone: watchDoneRows(t) };
+  }, DRY_RUN_LOCK_WAIT_MS);
+  const table = locked ? locked.value.table : readLedger();
   const window = importWindow(settings, today());
   const masters = readMasters();
   const plan = planDryRun(table, {
@@ -44,6 +57,8 @@ export function computeDryRun(ctx: RunContext): {
   const otherOffice = connectionMode() === 'none' ? null : officeRefusal();
   if (otherOffice) plan.warnings.unshift(otherOffice);
   plan.warnings.push(...selfTestWarnings(readSelfTest()));
+  if (locked?.value.gone) plan.warnings.unshift(locked.value.gone);
+  if (window.problem) plan.warnings.push(window.problem);
   return {
     plan,
     settingsProblems: problems.map((p) => `${p.cell} ${p.message}`),
@@ -130,6 +145,10 @@ function showDialog(plan: DryRunPlan, problems: string[], rules: readonly RuleFi
 }
 
 export function runDryRun(ctx: RunContext): RunResult {
+  const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.masters, SHEET.sources);
+  if (refused) return refused;
+  const { refusal } = settingsFor(SETTING_NEEDS.dryRun);
+  if (refusal) return refusal;
   const { plan, settingsProblems, rules } = computeDryRun(ctx);
   recordDryRun();
   writePlan(plan, rules);

@@ -15,6 +15,8 @@ import {
 } from '../core/duplicates/facts';
 import { auditRecords } from '../core/duplicates/sheet';
 import { ownAccounts } from '../core/own-accounts';
+import { SHEET } from '../core/schema';
+import { SETTING_NEEDS } from '../core/settings';
 import { today } from '../gas/clock';
 import {
   duplicateSheet,
@@ -31,6 +33,7 @@ import type { MfClient } from '../mf/client';
 import { isIsoDate } from '../mf/windows';
 import { recoverStaleDeletions } from './duplicate-delete';
 import { importWindow } from './import-transactions';
+import { preflight, settingsFor } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 const ACTION = '重複点検';
@@ -62,9 +65,14 @@ export interface AuditPeriod {
 }
 
 export function runAudit(ctx: RunContext, period?: AuditPeriod, client?: MfClient): RunResult {
-  const { settings, problems } = readSettings();
-  const messages = problems.map((p) => `${p.cell} ${p.message}`);
-  const window = period ?? importWindow(settings, today());
+  const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.masters, SHEET.sources);
+  if (refused) return refused;
+  const { settings, notes, refusal } = settingsFor(SETTING_NEEDS.audit);
+  if (refusal) return refusal;
+  const messages = [...notes];
+  const imported = importWindow(settings, today());
+  if (!period && imported.problem) return { ok: false, count: 0, messages: [imported.problem, ...messages] };
+  const window = period ?? imported;
   if (!isIsoDate(window.start) || !isIsoDate(window.end) || window.start > window.end)
     return { ok: false, count: 0, messages: [AUDIT_MSG.badPeriod(window.start, window.end), ...messages] };
   const mf = client ?? mfClient();

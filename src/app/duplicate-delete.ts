@@ -15,6 +15,7 @@ import {
 } from '../core/duplicates/deletion';
 import type { AuditJournal } from '../core/duplicates/facts';
 import { planDeletion } from '../core/duplicates/sheet';
+import { SHEET } from '../core/schema';
 import { sha256Hex } from '../core/sha256';
 import { scriptClock } from '../gas/clock';
 import { duplicateSheetPort, readDuplicateTable } from '../gas/duplicate-sheet';
@@ -24,6 +25,7 @@ import { mfClient, officeRefusal } from '../gas/mf-connection';
 import { isTriggerEvent } from '../gas/session';
 import type { MfClient } from '../mf/client';
 import { HttpNotSentError } from '../mf/http';
+import { preflight } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 const ACTION = '重複の削除';
@@ -110,6 +112,8 @@ function describe(s: DeletionSummary): string[] {
 
 export function runDeleteDuplicates(ctx: RunContext, token: string, client?: MfClient): RunResult {
   if (ctx.fromTrigger) return { ok: false, count: 0, messages: [DELETE_RUN_MSG.trigger] };
+  const refused = preflight(SHEET.ledger, SHEET.duplicates);
+  if (refused) return refused;
   const mf = client ?? mfClient();
   const otherOffice = officeRefusal(mf);
   if (otherOffice) return { ok: false, count: 0, messages: [otherOffice] };

@@ -16,16 +16,21 @@ import {
   sourceNameProblem,
 } from '../core/csv/sources';
 import { redactSecrets } from '../core/redact';
+import { SHEET } from '../core/schema';
 import { importBlockedBy } from '../core/self-test';
+import { today } from '../gas/clock';
 import { decodeCsvBase64 } from '../gas/csv-file';
-import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
+import { appendLedgerRecords, readLedger, restoreKeys } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { readSelfTest, recordLedgerRows } from '../gas/run-state';
-import { readMasters } from '../gas/settings-sheet';
+import { readMasters, readSettings } from '../gas/settings-sheet';
 import { appendSource, readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
 import { recordStatementBalances } from './balances';
+import { watchDoneRows } from './done-rows';
+import { preflight } from './preflight';
+import { holdRecentlySent } from './recent-sends';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 const ACTION = 'CSVの取込';
@@ -78,6 +83,8 @@ export function runImportCsv(
   layout?: unknown,
   client?: () => MfClient,
 ): RunResult {
+  const refused = preflight(SHEET.ledger, SHEET.sources, SHEET.masters);
+  if (refused) return refused;
   const blocked = importBlockedBy(readSelfTest());
   if (blocked) return { ok: false, count: 0, messages: [blocked], blocked: true };
   const nameProblem = sourceNameProblem(String(sourceName ?? ''));
@@ -85,7 +92,7 @@ export function runImportCsv(
   if (typeof text !== 'string' || text.trim() === '')
     return { ok: false, count: 0, messages: ['CSVが空です。ファイルを選び直してください。'] };
   const { name } = canonicalName(String(sourceName));
-  const reading = readCsv(text, name, choiceOf(layout));
+  const reading = readCsv(text, name, choiceOf(layout), today());
   if (reading.fatal) return { ok: false, count: 0, messages: [reading.fatal] };
 
   const messages: string[] = [];
@@ -97,20 +104,42 @@ export function runImportCsv(
     const added = !listed;
     if (added) appendSource(source);
     const table = readLedger();
+    const gone = watchDoneRows(table);
     const plan = planCsvIntake(table, reading.lines, name, new Date().toISOString(), tagged);
-    appendLedgerRecords(plan.newRows);
+    const keys = restoreKeys(table, plan.keyRestores);
+    // A line sent a moment ago whose row was deleted comes back 不明: looked up before any send.
+    const fresh = holdRecentlySent(plan.newRows, readSettings().settings.graceMinutes);
+    // Counted from the sheet after the write (DESIGN §9.7), not from the plan.
+    const written = appendLedgerRecords(fresh.rows);
     // The file's 残高 at each month end, for 残高照合 (kept on that sheet, one read and one write).
     recordStatementBalances(name, monthEndBalances(reading.lines));
-    return { plan, added, source, rows: table.rows.length + plan.newRows.length };
+    return {
+      plan,
+      added,
+      source,
+      written,
+      restored: keys.restored,
+      rows: table.rows.length + written,
+      gone,
+    };
   });
-  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
-  const { plan, added, source, rows } = done.value;
+  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
+  const { plan, added, source, rows, written, restored, gone } = done.value;
   recordLedgerRows(rows);
   messages.unshift(
-    `取込元「${name}」のCSVから ${reading.lines.length} 件を読み、${plan.newRows.length} 件を台帳に追加しました` +
+    `取込元「${name}」のCSVから ${reading.lines.length} 件を読み、${written} 件を台帳に追加しました` +
       (plan.already > 0 ? `（${plan.already} 件は取込済み）` : '') +
       `。読めなかった行 ${reading.problems.length} 件。`,
   );
+  if (gone) messages.push(gone);
+  if (restored > 0)
+    messages.push(
+      `キーが書き換えられていた ${restored} 行は、このCSVの同じ明細（口座・取引日・金額・摘要が一致）からキーを元に戻しました。`,
+    );
+  if (written < plan.newRows.length)
+    messages.unshift(
+      `台帳に ${plan.newRows.length} 件を書き込みましたが、読み直すと ${written} 件しかありません。台帳の見出し（1 行目）が変わっていないか確かめ、メニュー「記帳 > 初期設定」を実行してから、もう一度取り込んでください。`,
+    );
   if (plan.alreadyInMf > 0)
     messages.push(
       `${plan.alreadyInMf} 件はMFに仕訳が既にあったため「完了」として追加しました（二度は登録しません）。`,
@@ -120,13 +149,16 @@ export function runImportCsv(
   if (overlap) messages.push(overlap);
   messages.push(...doubleCountWarnings([source], readMasters()));
   messages.push(...reading.problems.map(describeProblem));
+  messages.push(...reading.notices.map(describeProblem));
   // A break in the running balance points at a missing or a duplicated line (issue 16).
   const breaks = balanceBreaks(reading.lines);
   messages.push(...breaks.map((b) => b.message));
   return {
-    count: plan.newRows.length,
+    ...(written < plan.newRows.length ? { ok: false } : {}),
+    count: written,
     messages,
-    added: plan.newRows.length,
+    added: written,
+    notices: reading.notices,
     already: plan.already,
     read: reading.lines.length,
     problems: reading.problems,
@@ -188,7 +220,7 @@ function previewOf(reading: CsvReading, charset: string, warnings: string[]): Cs
     lines: reading.lines.slice(0, PREVIEW_LINES).map(({ key: _key, ...l }) => l),
     total: reading.lines.length,
     problems: reading.problems.map(describeProblem),
-    warnings,
+    warnings: [...warnings, ...reading.notices.map(describeProblem)],
     fatal: reading.fatal,
   };
 }
@@ -196,10 +228,13 @@ function previewOf(reading: CsvReading, charset: string, warnings: string[]): Cs
 /** The dialog's preview: decodes, reads, and warns — changes nothing. */
 export function csvPreview(base64: string, sourceName: string, layout?: unknown): CsvPreview {
   const { text, charset } = decodeCsvBase64(String(base64 ?? ''));
+  const refused = preflight(SHEET.ledger, SHEET.sources);
+  if (refused)
+    return previewOf({ ...readCsv('', ''), fatal: refused.messages.join(' ') }, charsetLabel(charset), []);
   const typed = String(sourceName ?? '');
   const problem = sourceNameProblem(typed);
   const { name, source: listed } = problem ? { name: '', source: undefined } : canonicalName(typed);
-  const reading = readCsv(text, name, choiceOf(layout));
+  const reading = readCsv(text, name, choiceOf(layout), today());
   const warnings: string[] = [];
   if (problem) warnings.push(problem);
   else {

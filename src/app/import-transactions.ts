@@ -5,19 +5,23 @@
 import { planIntake, type StatementLine } from '../core/intake';
 import { isMfKey, mfKey } from '../core/keys';
 import type { Masters } from '../core/masters';
+import { SHEET } from '../core/schema';
 import { importBlockedBy } from '../core/self-test';
 import type { Settings } from '../core/settings';
+import { SETTING_NEEDS } from '../core/settings';
 import { today } from '../gas/clock';
-import { appendLedgerRecords, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
+import { appendLedgerRecords, readLedger, restoreKeys, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { readSelfTest, recordImportWindow, recordLedgerRows } from '../gas/run-state';
-import { readSettings } from '../gas/settings-sheet';
 import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
 import { IdMap } from '../mf/ids';
 import type { MfTransaction } from '../mf/types';
+import { noteCompleted, watchDoneRows } from './done-rows';
 import { currentMasters } from './masters';
+import { preflight, settingsFor } from './preflight';
+import { holdRecentlySent } from './recent-sends';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 const UNSENT = new Set(['未判定', '要確認', '送信待ち', '失敗']);
@@ -34,10 +38,15 @@ function defaultStart(todayText: string): string {
 export function importWindow(
   settings: Settings,
   todayText: string,
-): { start: string; end: string; label: string } {
+): { start: string; end: string; label: string; problem: string | null } {
   const start = settings.importStart ?? defaultStart(todayText);
   const end = settings.importEnd ?? todayText;
-  return { start, end, label: `${settings.importStart ?? ''}..${settings.importEnd ?? ''}` };
+  // 取込開始日 left empty means the previous month: with an early 取込終了日 that can end before it starts.
+  const problem =
+    start > end
+      ? `取込期間の始まり（${start}${settings.importStart ? '' : '、取込開始日が空のため前月の1日'}）が終わり（${end}）より後になっています。設定の 取込開始日・取込終了日 を直してください。`
+      : null;
+  return { start, end, label: `${settings.importStart ?? ''}..${settings.importEnd ?? ''}`, problem };
 }
 
 /** Connected-account ids for 対象口座 (names), or [undefined] for all; unknown names are reported. */
@@ -56,17 +65,21 @@ function asLine(t: MfTransaction): StatementLine {
   return t;
 }
 
-export function runImport(ctx: RunContext, client: MfClient = mfClient()): RunResult {
+export function runImport(ctx: RunContext, given?: MfClient): RunResult {
+  const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.masters);
+  if (refused) return refused;
   // 本番前チェック saw keys not reading back (or another NG that makes exactly-once unsafe).
   const blocked = importBlockedBy(readSelfTest());
   if (blocked) return { ok: false, count: 0, messages: [blocked], blocked: true };
+  const { settings, notes, refusal } = settingsFor(SETTING_NEEDS.import);
+  if (refusal) return refusal;
+  const window = importWindow(settings, today());
+  if (window.problem) return { ok: false, count: 0, messages: [window.problem, ...notes] };
   toast(ctx.fromTrigger, 'MFから未仕訳明細を取り込んでいます…');
-  const messages: string[] = [];
-  const { settings, problems } = readSettings();
-  messages.push(...problems.map((p) => `${p.cell} ${p.message}`));
+  const client = given ?? mfClient();
+  const messages: string[] = [...notes];
   const { masters, refreshed } = currentMasters(client, ctx.startedAt);
   if (refreshed) messages.push('マスタをMFから取得しました。');
-  const window = importWindow(settings, today());
   const pending: MfTransaction[] = [];
   const settled: MfTransaction[] = [];
   const before = readLedger();
@@ -106,24 +119,62 @@ export function runImport(ctx: RunContext, client: MfClient = mfClient()): RunRe
 
   const done = underScriptLock(() => {
     const table = readLedger();
+    const gone = watchDoneRows(table);
     const now = new Date().toISOString();
     const plan = planIntake(table, pending.map(asLine), settled.map(asLine), masters, now, journalIds);
-    writeLedgerChanges(table, plan.changes);
-    appendLedgerRecords(plan.newRows);
+    const keyed = plan.changes.filter((c) => c.patch.キー !== undefined);
+    const { withheld } = writeLedgerChanges(
+      table,
+      plan.changes.filter((c) => c.patch.キー === undefined),
+    );
+    const keys = restoreKeys(table, keyed);
+    const held = new Set([...withheld, ...keys.withheld].map((c) => c.rowNumber));
+    const applied = plan.changes.filter((c) => !held.has(c.rowNumber));
+    noteCompleted(table, applied);
+    // A line sent a moment ago whose row was deleted comes back 不明: looked up before any send.
+    const fresh = holdRecentlySent(plan.newRows, settings.graceMinutes);
+    // Counted from the sheet after the write (DESIGN §9.7), not from the plan.
+    const added = appendLedgerRecords(fresh.rows);
     return {
-      added: plan.newRows.length,
-      elsewhere: plan.changes.length,
-      rows: table.rows.length + plan.newRows.length,
+      planned: plan.newRows.length,
+      added,
+      elsewhere: applied.filter((c) => c.patch.キー === undefined).length,
+      restored: keys.restored,
+      rows: table.rows.length + added,
+      gone,
+      held: fresh.held,
     };
   });
-  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
-  const { added, elsewhere, rows } = done.value;
+  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
+  const { planned, added, elsewhere, restored, rows, gone, held } = done.value;
+  if (held > 0)
+    messages.unshift(
+      `${held} 件は少し前に送信した明細のため「不明」として追加しました（行が消されて取り込み直された可能性があります）。照合でMFの仕訳を確かめるまで送信しません。`,
+    );
   recordLedgerRows(rows);
   recordImportWindow(window.label);
+  if (restored > 0)
+    messages.unshift(
+      `キーが書き換えられていた ${restored} 行は、明細ID（MFの明細と取引日・金額が一致）からキーを元に戻しました。`,
+    );
+  if (gone) messages.unshift(gone);
   messages.unshift(
     `${window.start} 〜 ${window.end} の未仕訳明細 ${pending.length} 件を確認し、${added} 件を台帳に追加しました。` +
       (elsewhere > 0 ? ` MFの画面で処理済みだった ${elsewhere} 件を更新しました。` : ''),
   );
+  if (added < planned) {
+    messages.unshift(
+      `台帳に ${planned} 件を書き込みましたが、読み直すと ${added} 件しかありません。台帳の見出し（1 行目）が変わっていないか確かめ、メニュー「記帳 > 初期設定」を実行してから、もう一度取り込んでください。`,
+    );
+    return {
+      ok: false,
+      count: added,
+      messages,
+      added,
+      journalizedElsewhere: elsewhere,
+      seen: pending.length,
+    };
+  }
   return { count: added, messages, added, journalizedElsewhere: elsewhere, seen: pending.length };
 }
 

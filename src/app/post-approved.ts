@@ -6,28 +6,37 @@
 import { type CsvSource, csvJournalRequest, findSource } from '../core/csv/sources';
 import { planToken } from '../core/dry-run';
 import { fingerprint } from '../core/fingerprint';
+import { keyProblem } from '../core/key-check';
 import { isCsvKey, isMfKey, isRemoteTag, remoteTag } from '../core/keys';
 import type { LedgerRecord, LedgerRow, RowChange } from '../core/ledger';
-import { type Masters, resolvePosting } from '../core/masters';
+import { connectedAccountName, type Masters, resolvePosting } from '../core/masters';
 import type { Claimed, SendResult } from '../core/posting';
 import { type PostingSummary, postApproved as runProtocol, type SenderPort } from '../core/protocol';
+import { redactSecrets } from '../core/redact';
+import { SHEET } from '../core/schema';
 import { postingBlockedBy } from '../core/self-test';
-import type { Settings } from '../core/settings';
+import { SETTING_NEEDS, type Settings } from '../core/settings';
+import { STATEMENT_MSG, type StatementFacts, statementEdits } from '../core/statement-check';
 import { truncateChars } from '../core/text';
 import { scriptClock, today } from '../gas/clock';
 import { confirmByTyping } from '../gas/dialog';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient, officeRefusal } from '../gas/mf-connection';
+import { knownSecrets } from '../gas/properties';
 import { lastLedgerRows, readSelfTest, recordLedgerRows } from '../gas/run-state';
-import { readMasters, readSettings } from '../gas/settings-sheet';
+import { readMasters } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
+import { MfAuthError } from '../mf/errors';
 import { HttpNotSentError } from '../mf/http';
 import { sameMfId } from '../mf/ids';
 import type { SendOutcome } from '../mf/types';
+import { watchDoneRows, withSentMark } from './done-rows';
 import { importWindow } from './import-transactions';
+import { preflight, settingsFor } from './preflight';
+import { noteSends } from './recent-sends';
 import { learnFromApprovals } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 import { uncheckedLedgerTextReason } from './text-repair';
@@ -145,13 +154,69 @@ function sendCsv(client: MfClient, masters: Masters, sources: readonly CsvSource
   }
 }
 
+/** Dates a chunk's MF rows carry, as listing windows: dates within a month of each other share one. */
+function dateWindows(dates: readonly string[]): { start: string; end: string }[] {
+  const sorted = [...new Set(dates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)))].sort();
+  const out: { start: string; end: string }[] = [];
+  const DAY = 86_400_000;
+  for (const d of sorted) {
+    const open = out[out.length - 1];
+    if (open && Date.parse(d) - Date.parse(open.end) <= 31 * DAY) open.end = d;
+    else out.push({ start: d, end: d });
+  }
+  return out;
+}
+
+/**
+ * MF's own lines for a chunk of claimed MF rows (DESIGN §3: their 取引日/入出金/金額/口座 are MF's):
+ * one listing per window of dates, before anything of the chunk is sent.
+ */
+function statementFacts(
+  client: MfClient,
+  masters: Masters,
+  claimed: readonly Claimed[],
+): { facts: Map<string, StatementFacts>; auth: string | null; unverified: boolean } {
+  const facts = new Map<string, StatementFacts>();
+  const rows = claimed.filter((c) => isMfKey(c.key));
+  if (rows.length === 0) return { facts, auth: null, unverified: false };
+  try {
+    for (const w of dateWindows(rows.map((c) => String(c.record.取引日)))) {
+      for (const t of client.listTransactions({ startDate: w.start, endDate: w.end })) {
+        facts.set(t.id, {
+          取引日: t.date,
+          入出金: t.side === 'INCOME' ? '入金' : '出金',
+          金額: t.value,
+          口座: connectedAccountName(masters, t.connected_account_id, t.connected_sub_account_id),
+        });
+      }
+    }
+    return { facts, auth: null, unverified: false };
+  } catch (e) {
+    if (e instanceof MfAuthError) return { facts, auth: e.message, unverified: false };
+    return { facts, auth: null, unverified: true };
+  }
+}
+
 export function mfSender(client: MfClient, masters: Masters, sources: readonly CsvSource[] = []): SenderPort {
+  let lines: ReturnType<typeof statementFacts> = { facts: new Map(), auth: null, unverified: true };
   return {
+    prepare(claimed: readonly Claimed[]): void {
+      lines = statementFacts(client, masters, claimed);
+    },
     send(c: Claimed): SendResult {
+      // The claim guard stopped these already; this is the last check before anything leaves.
+      const broken = keyProblem(c.record);
+      if (broken) return { kind: 'invalid', problems: [broken] };
       const outside = periodProblem(client, c.record);
       if (outside) return outside;
       if (isCsvKey(c.key)) return sendCsv(client, masters, sources, c);
       if (!isMfKey(c.key)) return { kind: 'invalid', problems: [`キー「${c.key}」の形が正しくありません。`] };
+      if (lines.auth) return { kind: 'unauthorized', message: lines.auth };
+      if (lines.unverified) return { kind: 'not-sent', reason: STATEMENT_MSG.unverified };
+      const line = lines.facts.get(String(c.record.明細ID));
+      if (!line) return { kind: 'invalid', problems: [STATEMENT_MSG.missing(String(c.record.取引日))] };
+      const edits = statementEdits(c.record, line);
+      if (edits.length > 0) return { kind: 'invalid', problems: [STATEMENT_MSG.edited(edits)] };
       const built = journalizeRequest(c.record, masters);
       if (!built.ok) return { kind: 'invalid', problems: built.problems };
       const print = fingerprint(c.record);
@@ -167,11 +232,19 @@ export function mfSender(client: MfClient, masters: Masters, sources: readonly C
   };
 }
 
+export const AUTH_FAILED = (message: string) =>
+  `MFの認証に失敗したため、登録を途中で止めました（${message}）。APIキーが無効になったか、MFとの連携が解除された可能性があります。メニュー「記帳 > MFに接続」で接続し直してから、もう一度「登録を実行」してください。`;
+
 function describe(s: PostingSummary): string {
   const parts = [`${s.posted} 件を登録しました。`];
   if (s.unknown > 0) parts.push(`${s.unknown} 件は結果が不明です（照合で確認します。再送はしません）。`);
   if (s.failed > 0) parts.push(`${s.failed} 件はMFが拒否しました（台帳のメモを見て直してください）。`);
-  if (s.returned > 0) parts.push(`${s.returned} 件は送信を見送り、送信待ちに戻しました。`);
+  if (s.returned > 0)
+    parts.push(
+      s.stoppedBy === 'unauthorized'
+        ? `送信していない ${s.returned} 件は送信待ちのままです。`
+        : `${s.returned} 件は送信を見送り、送信待ちに戻しました。`,
+    );
   if (s.needsReview > 0) parts.push(`${s.needsReview} 件は要確認にしました。`);
   if (s.stoppedBy === 'time')
     parts.push('実行時間の上限が近いため途中で止めました。続きは次の実行で送ります。');
@@ -209,8 +282,11 @@ export const PLAN_CHANGED =
   'ドライランの後に台帳が変わったため、登録しませんでした。もう一度ドライランして内容を確かめてください。';
 
 export function runPost(ctx: RunContext, client?: MfClient, previewed?: PreviewedPlan): RunResult {
-  const { settings, problems } = readSettings();
-  const messages = problems.map((p) => `${p.cell} ${p.message}`);
+  const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.masters, SHEET.sources);
+  if (refused) return refused;
+  const { settings, notes, refusal } = settingsFor(SETTING_NEEDS.post);
+  if (refusal) return refusal;
+  const messages = [...notes];
   const sheet = ledgerSheet();
   // Data rows without reading them all (the protocol reads the 台帳 under the lock anyway).
   const rowsNow = Math.max(0, sheet.getLastRow() - 1);
@@ -234,11 +310,48 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
   }
   const masters = readMasters();
   const clock = scriptClock();
+  let watched = false;
+  let known: string[] | null = null;
+  const secrets = () => {
+    known ??= knownSecrets();
+    return known;
+  };
   const applied: { rows: readonly LedgerRow[]; ops: readonly RowChange[] }[] = [];
   const summary = runProtocol({
     ledger: {
-      read: () => readLedger(sheet),
-      write: (table, changes) => writeLedgerChanges(table, changes, sheet),
+      // Reads and writes happen under the lock: the watch on completed rows goes with them.
+      read: () => {
+        const table = readLedger(sheet);
+        if (!watched) {
+          watched = true;
+          const gone = watchDoneRows(table);
+          if (gone) messages.unshift(gone);
+        }
+        return table;
+      },
+      write: (table, raw, options) => {
+        // MF's words reach メモ: whatever piece of a credential they echo is cut first (DESIGN §9.5).
+        const changes = raw.map((c) =>
+          typeof c.patch.メモ === 'string' && c.patch.メモ !== ''
+            ? { ...c, patch: { ...c.patch, メモ: redactSecrets(c.patch.メモ, secrets()) } }
+            : c,
+        );
+        // Claims are remembered before the write (a run killed after it must not forget them), rows
+        // that went back unsent are forgotten after it.
+        noteSends(
+          changes.filter((c) => c.patch.状態 === '送信中'),
+          settings.graceMinutes,
+        );
+        const written = withSentMark(table, changes, () =>
+          writeLedgerChanges(table, changes, sheet, options),
+        );
+        const held = new Set(written.withheld.map((c) => c.rowNumber));
+        noteSends(
+          changes.filter((c) => !held.has(c.rowNumber) && c.patch.状態 !== '送信中'),
+          settings.graceMinutes,
+        );
+        return written;
+      },
     },
     lock: scriptLock(),
     sender: mfSender(mf, masters, readSources()),
@@ -272,12 +385,35 @@ export function runPost(ctx: RunContext, client?: MfClient, previewed?: Previewe
     return { ...summary, ok: false, count: 0, messages: [...summary.messages, ...messages] };
   }
   recordLedgerRows(rowsNow);
+  if (summary.stoppedBy === 'unauthorized') {
+    // DESIGN §9.7: not 成功 — the run stopped; say why and what to do.
+    return {
+      ...summary,
+      ok: false,
+      count: summary.posted,
+      messages: [AUTH_FAILED(summary.authMessage ?? ''), describe(summary), ...summary.messages, ...messages],
+    };
+  }
+  // Everything claimed came back unsent (MF unreachable, busy, its lines not readable): not 成功.
+  const nothingDone =
+    summary.claimed > 0 &&
+    summary.posted + summary.unknown + summary.failed === 0 &&
+    summary.returned === summary.claimed;
   return {
     ...summary,
     // Apps Script refused a send (permission, daily quota): the run stopped short; say so in ログ.
-    ...(summary.stoppedBy === 'refused' ? { ok: false } : {}),
+    ...(nothingDone || summary.stoppedBy === 'refused' ? { ok: false } : {}),
     count: summary.posted,
-    messages: [describe(summary), ...summary.messages, ...messages],
+    messages: [
+      ...(nothingDone
+        ? [
+            'MFに1件も送れませんでした（MFに接続できないか、混み合っているか、明細を確かめられませんでした）。行は送信待ちのまま、次の実行で送ります。理由は各行のメモにあります。',
+          ]
+        : []),
+      describe(summary),
+      ...summary.messages,
+      ...messages,
+    ],
   };
 }
 

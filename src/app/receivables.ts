@@ -15,16 +15,17 @@ import {
   receivableSheetRows,
 } from '../core/receivables-sheet';
 import { RECEIVABLE_HEADERS, SHEET } from '../core/schema';
-import type { Settings } from '../core/settings';
+import { SETTING_NEEDS, type Settings } from '../core/settings';
 import { normalizeText } from '../core/text';
 import { today } from '../gas/clock';
 import { mfClient } from '../gas/mf-connection';
-import { readSettings, writeMasters } from '../gas/settings-sheet';
+import { writeMasters } from '../gas/settings-sheet';
 import { appendHeaders, ensureSheet, formatHeaderRow, readHeaderRow, replaceDataRows } from '../gas/workbook';
 import type { MfClient } from '../mf/client';
 import type { MfAccountingPeriod } from '../mf/types';
 import { splitByPeriods } from '../mf/windows';
 import { currentMasters, fetchMasters } from './masters';
+import { preflight, settingsFor } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 /**
@@ -59,9 +60,13 @@ function periodsToRead(periods: readonly MfAccountingPeriod[], asOf: string): Mf
     .slice(-PERIODS_READ);
 }
 
-export function runCheckReceivables(_ctx: RunContext, client: MfClient = mfClient()): RunResult {
-  const { settings, problems } = readSettings();
-  const messages = problems.map((p) => `${p.cell} ${p.message}`);
+export function runCheckReceivables(_ctx: RunContext, given?: MfClient): RunResult {
+  const refused = preflight(SHEET.settings, SHEET.masters);
+  if (refused) return refused;
+  const { settings, notes, refusal } = settingsFor(SETTING_NEEDS.receivables);
+  if (refusal) return refusal;
+  const client = given ?? mfClient();
+  const messages = [...notes];
   const asOf = today();
   const current = currentMasters(client, Date.now());
   let { masters } = current;

@@ -2,30 +2,46 @@
  * restoreLedgerFromMf(): rebuilds 台帳 rows that went missing from the journals kicho created in
  * MF (their remote tags and statement-line ids), as 完了, so nothing is ever posted a second time.
  */
-import { emptyRecord } from '../core/intake';
+import { emptyRecord, newRowFor } from '../core/intake';
 import { mfKey, remoteTag } from '../core/keys';
 import { indexByKey, type LedgerRecord } from '../core/ledger';
 import { connectedAccountName } from '../core/masters';
+import { RECENT_SEND_MEMO } from '../core/recent-sends';
+import { SHEET } from '../core/schema';
+import { SETTING_NEEDS } from '../core/settings';
 import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { recordLedgerRows } from '../gas/run-state';
-import { readMasters, readSettings } from '../gas/settings-sheet';
+import { readMasters } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
-import { IdMap } from '../mf/ids';
+import { canonicalId, IdMap } from '../mf/ids';
 import type { MfTransaction } from '../mf/types';
+import { doneCounts, goneMessage, lastDoneRows, resetDoneRows } from './done-rows';
 import { importWindow } from './import-transactions';
+import { preflight, settingsFor } from './preflight';
+import { recentlySent } from './recent-sends';
+
+const JOURNALIZED = new Set(['registered', 'modified', 'new_voucher_attached']);
+
 import { type RunContext, type RunResult, runEntry } from './run';
 
-export function runRestore(_ctx: RunContext, client: MfClient = mfClient()): RunResult {
-  const { settings } = readSettings();
-  const masters = readMasters();
+export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
+  const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.masters);
+  if (refused) return refused;
+  const { settings, notes, refusal } = settingsFor(SETTING_NEEDS.restore);
+  if (refusal) return refusal;
   const window = importWindow(settings, today());
-  const journals = client
-    .journalsBetween(window.start, window.end)
-    .filter((j) => j.tags.some((t) => t.startsWith('kc-')));
-  // Keyed by canonical id: journal.transaction_id may spell the line's id with other hex case (ids.ts).
+  if (window.problem) return { ok: false, count: 0, messages: [window.problem, ...notes] };
+  const client = given ?? mfClient();
+  const masters = readMasters();
+  const all = client.journalsBetween(window.start, window.end);
+  const journals = all.filter((j) => j.tags.some((t) => t.startsWith('kc-')));
+  // Canonical ids: journal.transaction_id may spell the line's id with other hex case (ids.ts).
+  const withJournal = new Set(
+    all.map((j) => j.transaction_id).flatMap((id) => (id ? [canonicalId(id)] : [])),
+  );
   const lines = new IdMap<MfTransaction>();
   for (const t of client.listTransactions({ startDate: window.start, endDate: window.end }))
     lines.set(t.id, t);
@@ -63,22 +79,67 @@ export function runRestore(_ctx: RunContext, client: MfClient = mfClient()): Run
       メモ: 'MFの仕訳から台帳を復元しました。',
     });
   }
+  // MF's listings lag behind a journalize: a line MF calls journalized whose journal does not show yet,
+  // or that kicho sent a moment ago, comes back as 不明 — reconcile finds its journal later.
+  const sentJustNow = recentlySent(settings.graceMinutes);
+  const rebuiltIds = new Set(rebuilt.map((r) => String(r.明細ID)));
+  const waiting: LedgerRecord[] = [];
+  for (const line of lines.values()) {
+    if (rebuiltIds.has(line.id) || withJournal.has(canonicalId(line.id))) continue;
+    const journalized = JOURNALIZED.has(line.journalizing_status);
+    if (!journalized && !sentJustNow(mfKey(line.id))) continue;
+    waiting.push({
+      ...newRowFor(line, masters, now),
+      状態: '不明',
+      判定元: '復元',
+      メモ: journalized
+        ? 'MFではこの明細は仕訳済みですが、仕訳がまだ一覧に出てきません（MFの反映待ち）。照合で仕訳を確かめて「完了」にします。'
+        : RECENT_SEND_MEMO,
+    });
+  }
   const done = underScriptLock(() => {
     const table = readLedger();
+    // A line whose row is still there (even with a broken key: its 明細ID) is not added again.
     const present = indexByKey(table.rows);
-    const added = rebuilt.filter((r) => !present.has(String(r.キー)));
-    appendLedgerRecords(added);
-    recordLedgerRows(table.rows.length + added.length);
-    return added;
+    const ids = new Set(table.rows.map((r) => String(r.record.明細ID)).filter((id) => id !== ''));
+    const added = [...rebuilt, ...waiting].filter(
+      (r) => !present.has(String(r.キー)) && !ids.has(String(r.明細ID)),
+    );
+    const before = doneCounts(table);
+    const gone = goneMessage(lastDoneRows(), before);
+    // Counted from the sheet after the write (DESIGN §9.7), not from the plan.
+    const written = appendLedgerRecords(added);
+    recordLedgerRows(table.rows.length + written);
+    // A person asked for this: from now on the 台帳 as it is is what completed rows are counted against.
+    const pending = added.filter((r) => r.状態 === '不明').length;
+    // Restored rows are sent rows (完了 with their journal, or 不明 waiting for it). A person asked for
+    // this: with nothing left waiting, the 台帳 as it now is is what sent rows are counted against.
+    if (written === added.length && pending === 0)
+      resetDoneRows({ mf: before.mf + written, csv: before.csv });
+    return { planned: added.length, written, gone, pending };
   });
-  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE] };
-  const added = done.value;
+  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
+  const { planned, written, gone, pending } = done.value;
   const messages = [
-    `MFの仕訳 ${journals.length} 件を確認し、台帳に ${added.length} 行を「完了」として戻しました。`,
+    `MFの仕訳 ${journals.length} 件を確認し、台帳に ${written - pending} 行を「完了」として戻しました。`,
+    ...notes,
   ];
+  if (pending > 0)
+    messages.push(
+      `${pending} 行は、MFで仕訳済みなのに仕訳がまだ一覧に出てこないか、少し前に送信した明細のため「不明」として戻しました。照合で確かめてから「完了」にします（再送はしません）。`,
+    );
   if (unkeyed > 0)
-    messages.push(`明細に結びつかない仕訳 ${unkeyed} 件は戻せませんでした（MFで確認してください）。`);
-  return { count: added.length, messages, restored: added.length, unkeyed };
+    messages.push(
+      `明細に結びつかない仕訳 ${unkeyed} 件は戻せませんでした（CSVの行なら、同じCSVを取り込み直すと「完了」として戻ります。それ以外はMFで確認してください）。`,
+    );
+  if (gone) messages.push(`復元の前: ${gone}`);
+  if (written < planned) {
+    messages.unshift(
+      `台帳に ${planned} 行を書き込みましたが、読み直すと ${written} 行しかありません。台帳の見出し（1 行目）が変わっていないか確かめ、メニュー「記帳 > 初期設定」を実行してから、もう一度「台帳を復元」を実行してください。`,
+    );
+    return { ok: false, count: written, messages, restored: written, unkeyed };
+  }
+  return { count: written, messages, restored: written, unkeyed };
 }
 
 export function restoreLedgerFromMf(e?: unknown) {

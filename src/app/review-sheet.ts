@@ -3,14 +3,15 @@ import type { LedgerTable } from '../core/ledger';
 import { reviewItems } from '../core/review';
 import { SHEET } from '../core/schema';
 import { OwnFormula } from '../gas/cells';
-import { readLedger } from '../gas/ledger-sheet';
+import { ledgerSheet, readLedger } from '../gas/ledger-sheet';
 import { readSettings } from '../gas/settings-sheet';
 import { toast } from '../gas/toast';
 import { ensureSheet, replaceDataRows } from '../gas/workbook';
+import { preflight } from './preflight';
 
 export function refreshReviewSheet(table: LedgerTable, graceMinutes: number): number {
   const items = reviewItems(table, Date.now(), graceMinutes * 60_000);
-  const ledgerId = ensureSheet(SHEET.ledger).sheet.getSheetId();
+  const ledgerId = ledgerSheet().getSheetId();
   replaceDataRows(
     SHEET.review,
     items.map((i) => ({
@@ -29,6 +30,15 @@ export function refreshReviewSheet(table: LedgerTable, graceMinutes: number): nu
 
 /** Menu 「要確認を開く」: brings the 要確認 sheet up to date and shows it. */
 export function openReview(): void {
+  const refused = preflight(SHEET.ledger);
+  if (refused) {
+    SpreadsheetApp.getUi().alert(
+      '要確認を開く（失敗）',
+      refused.messages.join('\n'),
+      SpreadsheetApp.getUi().ButtonSet.OK,
+    );
+    return;
+  }
   const count = refreshReviewSheet(readLedger(), readSettings().settings.graceMinutes);
   const { sheet } = ensureSheet(SHEET.review);
   sheet.activate();

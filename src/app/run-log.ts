@@ -1,8 +1,9 @@
 import { MSG } from '../core/messages';
 import { redactSecrets } from '../core/redact';
-import { type LOG_HEADERS, SHEET } from '../core/schema';
+import { LOG_HEADERS, SHEET } from '../core/schema';
+import { knownSecrets } from '../gas/properties';
 import { currentUserEmail } from '../gas/session';
-import { ensureSheet, prependRecords } from '../gas/workbook';
+import { prependRecords, systemSheet } from '../gas/workbook';
 
 /** ログ keeps this many lines (a 15-minute trigger writes about 35,000 a year). */
 export const LOG_LINES_KEPT = 5_000;
@@ -21,7 +22,7 @@ export interface RunLogEntry {
  */
 export function appendRunLog(entry: RunLogEntry): void {
   try {
-    const { sheet } = ensureSheet(SHEET.log);
+    const sheet = systemSheet(SHEET.log, LOG_HEADERS);
     const record: Record<(typeof LOG_HEADERS)[number], string | number> = {
       日時: new Date().toISOString(),
       実行者: currentUserEmail() || MSG.unknownUser,
@@ -29,7 +30,7 @@ export function appendRunLog(entry: RunLogEntry): void {
       処理: entry.action,
       結果: entry.ok ? MSG.runOk : MSG.runFailed,
       件数: entry.count,
-      メッセージ: redactSecrets(entry.message),
+      メッセージ: redactSecrets(entry.message, knownSecrets()),
     };
     prependRecords(sheet, [record], LOG_LINES_KEPT);
   } catch (e) {

@@ -5,6 +5,7 @@
  */
 import { MSG } from '../core/messages';
 import { redactSecrets } from '../core/redact';
+import { knownSecrets } from '../gas/properties';
 import { currentUserEmail, isTriggerEvent } from '../gas/session';
 import { refuseWithoutPermissions } from './permission-gate';
 import { appendRunLog } from './run-log';
@@ -51,7 +52,7 @@ export function runEntry(
     const result = body(ctx);
     summary = { ...result, count: result.count, messages: result.messages, ok: result.ok ?? true, action };
   } catch (e) {
-    const message = redactSecrets(e instanceof Error ? e.message : String(e));
+    const message = redactSecrets(e instanceof Error ? e.message : String(e), secretsOrNone());
     summary = { ok: false, action, count: 0, messages: [`${action}に失敗しました: ${message}`] };
   }
   appendRunLog({
@@ -63,6 +64,15 @@ export function runEntry(
   });
   if (!ctx.fromTrigger && options.show !== false) showResult(summary);
   return summary;
+}
+
+/** The secrets to redact from an error, or none when Properties cannot be read (a simple trigger). */
+function secretsOrNone(): string[] {
+  try {
+    return knownSecrets();
+  } catch (_e) {
+    return [];
+  }
 }
 
 /** A short result dialog for the person who clicked the menu. */

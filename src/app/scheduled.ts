@@ -5,15 +5,17 @@
  */
 import { STOP_CLAIMING_AT_MS } from '../core/budget';
 import { PLANNING_KIND, scheduledBudget } from '../core/quota';
+import { SHEET } from '../core/schema';
+import { SETTING_NEEDS } from '../core/settings';
 import { fetchCount } from '../gas/http';
 import { readLedger } from '../gas/ledger-sheet';
 import { connectionMode, officeRefusal } from '../gas/mf-connection';
-import { readSettings } from '../gas/settings-sheet';
 import { readUsage, recordRun } from '../gas/usage';
 import { runClassify } from './classify-pending';
 import { runImport } from './import-transactions';
 import { scheduledRunMismatch } from './oauth-owner';
 import { runPost } from './post-approved';
+import { preflight, settingsFor } from './preflight';
 import { runReconcile } from './reconcile';
 import { refreshReviewSheet } from './review-sheet';
 import { adoptRuleCandidates } from './rule-sheet';
@@ -23,12 +25,19 @@ import { type RunContext, type RunResult, runEntry } from './run';
 const INTAKE_BEFORE_MS = 3 * 60_000;
 
 export function runScheduledSteps(ctx: RunContext): RunResult {
+  const refused = preflight(SHEET.ledger, SHEET.settings);
+  if (refused) return refused;
   const messages: string[] = [];
   const elapsed = () => Date.now() - ctx.startedAt;
+  // A step that stopped for a reason a person must fix (a missing header, a bad setting, MF
+  // authentication) makes the whole run 失敗 in ログ (DESIGN §9.7: no silent stop); another run
+  // holding the lock does not.
+  let failed = false;
   const step = (name: string, fn: () => RunResult): RunResult | null => {
     try {
       const r = fn();
       messages.push(...r.messages);
+      if (r.ok === false && !r.busy) failed = true;
       return r;
     } catch (e) {
       messages.push(`${name}: ${e instanceof Error ? e.message : String(e)}`);
@@ -51,7 +60,12 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
   const otherOffice = connectionMode() === 'none' ? null : officeRefusal();
   if (otherOffice) return { ok: false, count: 0, messages: [otherOffice] };
   const reconciled = step('照合', () => runReconcile(ctx));
-  const { settings } = readSettings();
+  const { settings, refusal } = settingsFor(SETTING_NEEDS.scheduled);
+  if (refusal) {
+    messages.push(...refusal.messages);
+    if (usage) recordRun(usage, Date.now() - ctx.startedAt, fetchCount());
+    return { ok: false, count: 0, messages, reconciled: reconciled?.count ?? 0, posted: 0, review: 0 };
+  }
   let posted = 0;
   // 本番前チェック's NG stopped the import or the posting: the ログ line says so in red.
   let blocked = false;
@@ -74,7 +88,8 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
   if (review > 0) messages.push(`要確認シートに ${review} 件あります。`);
   if (usage) recordRun(usage, Date.now() - ctx.startedAt, fetchCount());
   return {
-    ...(blocked ? { ok: false } : {}),
+    // A blocked import or post is a failed step too (its result is ok: false).
+    ok: !failed && !blocked,
     count: posted,
     messages,
     reconciled: reconciled?.count ?? 0,

@@ -5,6 +5,7 @@
 
 import { allPlans, type DailyPlan, measuredCost, PLANNING_KIND, WORKSPACE_NOTE } from '../core/quota';
 import { SHEET } from '../core/schema';
+import { canonicalItem } from '../core/settings';
 import { problemsOf, type SettingField, settingFields } from '../core/settings-form';
 import { type CellInput, setCells, toCell } from '../gas/cells';
 import { underScriptLock } from '../gas/lock';
@@ -65,13 +66,13 @@ export function saveSettings(values: unknown): SaveResult {
     const problems = problemsOf(rows, typed);
     if (Object.keys(problems).length > 0) return { ok: false, problems };
     const { sheet } = ensureSheet(SHEET.settings);
-    const known = new Map(rows.map((r) => [r.item.trim(), r.rowNumber]));
+    // Items as the runs read them (NFKC: 「照合間隔(分)」 is 照合間隔（分）), so no item gets a second row.
+    const itemOf = (r: { item: string }) => canonicalItem(r.item) ?? r.item.trim();
+    const known = new Map(rows.map((r) => [itemOf(r), r.rowNumber]));
     if (rows.length > 0) {
       // Untouched rows are written back exactly as read (a Date stays a Date, text stays text).
       const has = (item: string) => typed[item] !== undefined;
-      const column: CellInput[][] = rows.map((r) => [
-        toCell(has(r.item.trim()) ? typed[r.item.trim()] : r.value),
-      ]);
+      const column: CellInput[][] = rows.map((r) => [toCell(has(itemOf(r)) ? typed[itemOf(r)] : r.value)]);
       setCells(sheet.getRange(2, valueColumn + 1, column.length, 1), column);
     }
     const missing = Object.keys(typed).filter((item) => !known.has(item));

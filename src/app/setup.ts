@@ -1,11 +1,15 @@
-import { missingHeaders, missingItems } from '../core/headers';
+import { columnLetter, missingHeaders, missingItems } from '../core/headers';
+import { describeShapeProblems, planHeaderRestore } from '../core/ledger-shape';
 import { MSG } from '../core/messages';
-import { SHEET, SHEET_SPECS } from '../core/schema';
-import { SETTING_DEFAULTS } from '../core/settings';
+import { LEDGER_HEADERS, SHEET, SHEET_SPECS } from '../core/schema';
+import { blockingProblems, canonicalItem, SETTING_DEFAULTS } from '../core/settings';
+import { setCells, toCells } from '../gas/cells';
 import { mfClient } from '../gas/mf-connection';
+import { lastLedgerRows, rememberedLedgerLayout, rememberLedgerLayout } from '../gas/run-state';
 import { readSettings, writeMasters } from '../gas/settings-sheet';
 import { installBackupTrigger, installReceivablesTrigger, installScheduleTrigger } from '../gas/triggers';
 import {
+  activeBook,
   appendHeaders,
   appendRecords,
   ensureSheet,
@@ -18,9 +22,58 @@ import { formatLedger } from '../ui/ledger-format';
 import { formatLog } from '../ui/log-format';
 import { fetchMasters } from './masters';
 import { ownerMismatch } from './oauth-owner';
+import { ledgerLookalikes } from './preflight';
 import { setupRuleSheets } from './rule-sheet';
 import { type RunResult, runEntry } from './run';
 import { repairLedgerText } from './text-repair';
+
+/**
+ * Row 1 of `sheet` made whole again (DESIGN §3): a cleared or renamed header goes back over its own
+ * column (ledger-shape.ts says which), a header no column holds is appended, and columns holding data
+ * under no header that cannot be told apart are reported — never a new empty column beside them.
+ */
+const RESTORE_SAMPLE_ROWS = 500;
+
+function restoreHeaders(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  spec: (typeof SHEET_SPECS)[number],
+): { added: string[]; undecided: string[]; messages: string[] } {
+  // Row 1 and enough rows to tell columns apart by what they hold.
+  const last = Math.min(sheet.getLastRow(), RESTORE_SAMPLE_ROWS + 1);
+  const values = last === 0 ? [] : sheet.getRange(1, 1, last, Math.max(1, sheet.getLastColumn())).getValues();
+  const plan = planHeaderRestore(
+    spec.name,
+    values,
+    spec.name === SHEET.ledger ? rememberedLedgerLayout() : null,
+  );
+  const messages: string[] = [];
+  if (plan.place.length > 0) {
+    const row = (values[0] ?? []).slice();
+    const width = Math.max(row.length, ...plan.place.map((p) => p.column + 1));
+    while (row.length < width) row.push('');
+    for (const p of plan.place) row[p.column] = p.header;
+    // Through the one writer: a person's own header goes back exactly as read (text stays text).
+    setCells(
+      sheet.getRange(1, 1, 1, width),
+      toCells([row.map((v) => (v === null || v === undefined ? '' : v))]),
+    );
+    for (const p of plan.place) {
+      messages.push(
+        p.replaced === ''
+          ? `シート「${spec.name}」の ${columnLetter(p.column)} 列に見出し「${p.header}」を戻しました（列の中身から判断しました）。`
+          : `シート「${spec.name}」の ${columnLetter(p.column)} 列の見出し「${p.replaced}」を「${p.header}」に戻しました（見出しは変えないでください）。`,
+      );
+    }
+  }
+  appendHeaders(sheet, plan.append);
+  if (plan.append.length > 0) messages.push(MSG.headersAdded(spec.name, plan.append));
+  if (plan.orphans.length > 0) {
+    messages.push(
+      `シート「${spec.name}」の ${plan.orphans.map((o) => `${columnLetter(o.column)} 列`).join('・')}には見出しのないデータがあります。見出し${plan.undecided.map((h) => `「${h}」`).join('')}のどれなのか判断できないため、見出しは足していません。元の見出しを入力するか、バックアップ（非表示のシート「台帳バックアップ 日付」）と見比べて直してから、もう一度「初期設定」を実行してください。`,
+    );
+  }
+  return { added: [...plan.place.map((p) => p.header), ...plan.append], undecided: plan.undecided, messages };
+}
 
 export interface SetupSummary extends RunResult {
   createdSheets: string[];
@@ -41,20 +94,40 @@ export function runSetup(): SetupSummary {
     addedSettings: [],
     messages: [],
   };
+  // A renamed 台帳 is not replaced by a new empty one: that would split the lines over two sheets.
+  const lookalikes = activeBook().getSheetByName(SHEET.ledger) ? [] : ledgerLookalikes();
+  if (lookalikes.length > 0) {
+    const why = describeShapeProblems([{ kind: 'missing-sheet', sheet: SHEET.ledger, lookalikes }])[0];
+    return {
+      ...summary,
+      ok: false,
+      messages: [
+        `${why} 新しい台帳は作っていません（作ると明細が二つのシートに分かれてしまいます）。名前を戻してから、もう一度「初期設定」を実行してください。`,
+      ],
+    };
+  }
   for (const spec of SHEET_SPECS) {
     const { sheet, created } = ensureSheet(spec.name);
-    const missing = missingHeaders(readHeaderRow(sheet), spec.headers);
-    appendHeaders(sheet, missing);
+    const restored = restoreHeaders(sheet, spec);
+    const missing = restored.added;
     if (created) {
       formatHeaderRow(sheet, spec.headers.length);
       summary.createdSheets.push(spec.name);
       summary.messages.push(MSG.sheetCreated(spec.name));
-    } else if (missing.length > 0) {
-      summary.messages.push(MSG.headersAdded(spec.name, missing));
+      if (spec.name === SHEET.ledger && lastLedgerRows() > 0)
+        summary.messages.push(
+          `前の台帳には ${lastLedgerRows()} 行ありました。MFの明細の行はメニュー「記帳 > 台帳を復元」で、CSVの行は同じCSVの取り込み直しで戻せます（戻すまで登録は止めます）。`,
+        );
+    } else {
+      summary.messages.push(...restored.messages);
     }
     if (missing.length > 0) summary.addedHeaders[spec.name] = missing;
+    if (restored.undecided.length > 0) summary.ok = false;
   }
-  formatLedger(ensureSheet(SHEET.ledger).sheet);
+  const ledger = ensureSheet(SHEET.ledger).sheet;
+  const ledgerHeader = readHeaderRow(ledger);
+  if (missingHeaders(ledgerHeader, LEDGER_HEADERS).length === 0) rememberLedgerLayout(ledgerHeader);
+  formatLedger(ledger);
   summary.messages.push(...repairLedgerText());
   formatLog(ensureSheet(SHEET.log).sheet);
   summary.addedSettings = addMissingSettings();
@@ -78,7 +151,11 @@ export function setup(e?: unknown) {
 
 /** Installs (or replaces) the runScheduled trigger every 照合間隔（分）. */
 export function scheduleMessage(): string {
-  const outcome = installScheduleTrigger(readSettings().settings.reconcileIntervalMinutes);
+  const { settings, problems } = readSettings();
+  const bad = blockingProblems(problems, ['照合間隔（分）']);
+  if (bad.length > 0)
+    return `${bad.map((p) => `${p.cell} ${p.message}`).join(' ')} 定期実行のトリガーは変えていません（直してから「初期設定」を実行してください）。`;
+  const outcome = installScheduleTrigger(settings.reconcileIntervalMinutes);
   if (outcome.kind === 'owned-by-other') {
     return `定期実行のトリガーは ${outcome.owner} が設定しています（トリガーは作った人のアカウントで動き、ほかの人には見えません）。変更は ${outcome.owner} が「初期設定」を実行してください。`;
   }
@@ -96,7 +173,11 @@ function backupTriggerMessage(): string {
 
 /** The weekly 売掛金チェック follows 設定 売掛金の定期チェック. */
 export function receivablesTriggerMessage(): string {
-  const outcome = installReceivablesTrigger(readSettings().settings.receivablesWeekly);
+  const { settings, problems } = readSettings();
+  const bad = blockingProblems(problems, ['売掛金の定期チェック']);
+  if (bad.length > 0)
+    return `${bad.map((p) => `${p.cell} ${p.message}`).join(' ')} 売掛金の定期チェックのトリガーは変えていません。`;
+  const outcome = installReceivablesTrigger(settings.receivablesWeekly);
   if (outcome === 'installed') return '売掛金チェックを毎週月曜 8 時ごろに行うよう設定しました。';
   if (outcome === 'removed') return '売掛金の定期チェックを止めました。';
   return '';
@@ -117,7 +198,9 @@ function refreshMasters(): string {
 /** Adds the 設定 rows people have not got yet, with their defaults; never overwrites a value. */
 function addMissingSettings(): string[] {
   const { sheet } = ensureSheet(SHEET.settings);
-  const missing = missingItems(readColumn(sheet, '項目'), SETTING_DEFAULTS);
+  // Over canonical names: 「照合間隔(分)」 typed with half-width brackets is already that item.
+  const present = readColumn(sheet, '項目').map((v) => canonicalItem(String(v)) ?? String(v));
+  const missing = missingItems(present, SETTING_DEFAULTS);
   appendRecords(
     sheet,
     missing.map(([item, value]) => ({ 項目: item, 値: value })),

@@ -3,12 +3,15 @@
  * without changing anything (DESIGN §5), plus the warnings a person should see first.
  */
 import { fingerprint } from './fingerprint';
+import { guardKeys } from './key-check';
 import type { LedgerRecord, LedgerTable } from './ledger';
 import { type Masters, resolvePosting } from './masters';
 import { applyOperations } from './operations';
 import { guardDuplicateKeys, planClaim } from './posting';
-import { applyChanges } from './protocol';
+import { applyChanges, merge } from './protocol';
+import { COMPLETED_WITHOUT_ID, unknownStateReason } from './review';
 import { sha256Hex } from './sha256';
+import { isLedgerState } from './states';
 
 export type DryRunCategory = '送信予定' | '照合待ち' | '要確認' | '失敗' | '操作' | '重複キー' | '編集済み';
 
@@ -55,7 +58,8 @@ export interface PlanInputs {
 function planSteps(table: LedgerTable, ctx: PlanInputs) {
   const operations = applyOperations(table.rows, ctx.masters, ctx.who, ctx.now);
   const afterOps = applyChanges(table, operations);
-  const guards = guardDuplicateKeys(afterOps.rows, ctx.now);
+  const keyGuards = guardKeys(afterOps.rows, ctx.now);
+  const guards = merge([...guardDuplicateKeys(afterOps.rows, ctx.now), ...keyGuards]);
   const after = applyChanges(afterOps, guards);
   const { claimed } = planClaim(after.rows, ctx.batchLimit, ctx.now);
   const op = (rowNumber: number) => table.rows.find((r) => r.rowNumber === rowNumber)?.record;
@@ -66,7 +70,7 @@ function planSteps(table: LedgerTable, ctx: PlanInputs) {
       guards: guards.map((g) => g.key),
     }),
   );
-  return { operations, guards, after, claimed, token };
+  return { operations, guards, keyGuards, after, claimed, token };
 }
 
 /**
@@ -96,7 +100,8 @@ function identicalPayloadWarnings(records: readonly LedgerRecord[]): string[] {
 }
 
 export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
-  const { operations, guards, after, claimed, token } = planSteps(table, ctx);
+  const { operations, guards, keyGuards, after, claimed, token } = planSteps(table, ctx);
+  const badKey = new Set(keyGuards.map((g) => g.rowNumber));
   const lines: DryRunLine[] = [];
   const toSend: string[] = [];
   for (const c of claimed) {
@@ -123,13 +128,23 @@ export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
   }
   for (const g of guards) {
     const row = after.rows.find((r) => r.rowNumber === g.rowNumber);
-    if (row) lines.push({ category: '重複キー', record: row.record, note: String(g.patch.メモ ?? '') });
+    if (row)
+      lines.push({
+        category: badKey.has(g.rowNumber) ? '要確認' : '重複キー',
+        record: row.record,
+        note: String(g.patch.メモ ?? ''),
+      });
   }
   const claimedKeys = new Set(claimed.map((c) => c.key));
   for (const row of after.rows) {
     const r = row.record;
     const state = String(r.状態);
-    if (state === '送信中' || state === '不明') {
+    if (badKey.has(row.rowNumber)) continue;
+    if (!isLedgerState(state)) {
+      lines.push({ category: '要確認', record: r, note: unknownStateReason(state) });
+    } else if (state === '完了' && String(r.MF仕訳ID).trim() === '') {
+      lines.push({ category: '照合待ち', record: r, note: COMPLETED_WITHOUT_ID });
+    } else if (state === '送信中' || state === '不明') {
       lines.push({ category: '照合待ち', record: r, note: '送信結果をMFで確認するまで再送しません。' });
     } else if ((state === '要確認' || state === '未判定') && !claimedKeys.has(String(r.キー))) {
       lines.push({ category: '要確認', record: r, note: String(r.メモ) || '確認が必要です。' });

@@ -49,11 +49,16 @@ export function newRowFor(line: StatementLine, masters: Masters, now: string): L
 
 export interface IntakePlan {
   newRows: LedgerRecord[];
-  /** Rows MF already journalized or excluded outside kicho. */
+  /** Rows MF already journalized or excluded outside kicho, and keys put back (keysRestored). */
   changes: RowChange[];
   /** Keys of rows moved because MF journalized them elsewhere (their journal id is looked up). */
   journalizedElsewhere: string[];
+  /** Rows whose キー a person had changed or cleared, given back `mf:` + their 明細ID. */
+  keysRestored: number;
 }
+
+export const KEY_RESTORED_MEMO =
+  'キーが書き換えられていたため、明細ID（MFの明細と取引日・金額が一致）から元に戻しました。キーの列は変えないでください。';
 
 /**
  * `pending` are the lines MF lists as none; `settled` are lines in other statuses within the window.
@@ -69,15 +74,34 @@ export function planIntake(
   journalIds: ReadonlyMap<string, string> = new Map(),
 ): IntakePlan {
   const byKey = indexByKey(table.rows);
+  // A row keeps its line even when a person broke its key: its 明細ID still names the line, so the
+  // line is not added a second time (and the key is put back when MF's line confirms the row).
+  const idOnSheet = new Set(table.rows.map((r) => String(r.record.明細ID).trim()).filter((id) => id !== ''));
   const newRows: LedgerRecord[] = [];
   const seen = new Set<string>();
   for (const line of pending) {
     const key = mfKey(line.id);
-    if (byKey.has(key) || seen.has(key)) continue;
+    if (byKey.has(key) || idOnSheet.has(line.id) || seen.has(key)) continue;
     seen.add(key);
     newRows.push(newRowFor(line, masters, now));
   }
   const changes: RowChange[] = [];
+  const lineById = new Map([...pending, ...settled].map((l) => [l.id, l]));
+  let keysRestored = 0;
+  for (const row of table.rows) {
+    const r = row.record;
+    const id = String(r.明細ID).trim();
+    const want = id === '' ? null : mfKey(id);
+    if (want === null || String(r.キー) === want || byKey.has(want) || r.状態 === '除外') continue;
+    const line = lineById.get(id);
+    if (!line || line.date !== String(r.取引日) || line.value !== Number(r.金額)) continue;
+    changes.push({
+      key: String(r.キー),
+      rowNumber: row.rowNumber,
+      patch: { キー: want, 更新日時: now, メモ: KEY_RESTORED_MEMO },
+    });
+    keysRestored += 1;
+  }
   const journalizedElsewhere: string[] = [];
   for (const line of settled) {
     const key = mfKey(line.id);
@@ -101,5 +125,5 @@ export function planIntake(
       if (!excluded) journalizedElsewhere.push(key);
     }
   }
-  return { newRows, changes, journalizedElsewhere };
+  return { newRows, changes, journalizedElsewhere, keysRestored };
 }

@@ -43,7 +43,7 @@ export const APOSTROPHE_TOLERANT: ReadonlySet<LedgerHeader> = new Set([
 ]);
 
 /** Dates typed by a person come back as Date objects; the ledger keeps yyyy-MM-dd text. */
-function cellText(value: unknown, header: LedgerHeader): string | number {
+export function cellText(value: unknown, header: LedgerHeader): string | number {
   if (value === null || value === undefined) return '';
   if (NUMBER_COLUMNS.has(header)) {
     if (value === '') return header === '試行回数' ? 0 : '';
@@ -75,8 +75,15 @@ export function parseLedger(values: readonly (readonly unknown[])[]): LedgerTabl
       const col = columns.get(h);
       record[h] = cellText(col === undefined ? '' : line[col], h);
     }
-    // A row without a key is not a ledger line (blank rows, notes people typed below the table).
-    if (String(record.キー).trim() === '') continue;
+    // A row without a key is not a ledger line (blank rows, notes people typed below the table) —
+    // unless it has a 状態 or a 明細ID: then it is a line whose key a person cleared, and it must be
+    // seen (listed on 要確認, never sent, never imported a second time).
+    if (
+      String(record.キー).trim() === '' &&
+      String(record.状態).trim() === '' &&
+      String(record.明細ID).trim() === ''
+    )
+      continue;
     rows.push({ rowNumber: i + 1, record });
   }
   return { columns, width: header.length, rows };
@@ -108,7 +115,8 @@ export interface RowChange {
 
 /**
  * A block of cells to write: columns `column`..`column + width - 1`, rows from `firstRow`. Unchanged
- * cells inside it are written back with the value just read (under the lock).
+ * cells inside it are written back with the value just read (under the lock); only system-owned
+ * columns are ever written that way.
  */
 export interface ColumnWrite {
   column: number;
@@ -116,22 +124,49 @@ export interface ColumnWrite {
   values: (string | number)[][];
 }
 
-/**
- * The writes for `changes`: the span of changed rows, in blocks of adjacent columns. A block may
- * bridge a gap only through system-owned columns (written back as read), never through a column
- * people edit, so a person's fresh entry is never overwritten. The number of Sheets calls depends
- * on the columns touched, not on the number of rows.
- */
-export function columnWrites(table: LedgerTable, changes: readonly RowChange[]): ColumnWrite[] {
-  const byRow = new Map<number, Partial<LedgerRecord>>();
-  for (const c of changes) byRow.set(c.rowNumber, { ...byRow.get(c.rowNumber), ...c.patch });
-  if (byRow.size === 0) return [];
-  const rowByNumber = new Map(table.rows.map((r) => [r.rowNumber, r]));
+function isPeople(h: string): boolean {
+  return PEOPLE_COLUMNS.has(h);
+}
+
+/** The changes with only their system-owned fields, and with only their people-owned fields. */
+export function splitByOwner(changes: readonly RowChange[]): { system: RowChange[]; people: RowChange[] } {
+  const system: RowChange[] = [];
+  const people: RowChange[] = [];
+  for (const c of changes) {
+    const sys: Partial<LedgerRecord> = {};
+    const ppl: Partial<LedgerRecord> = {};
+    for (const [h, v] of Object.entries(c.patch) as [LedgerHeader, string | number][]) {
+      if (isPeople(h)) ppl[h] = v;
+      else sys[h] = v;
+    }
+    if (Object.keys(sys).length > 0) system.push({ ...c, patch: sys });
+    if (Object.keys(ppl).length > 0) people.push({ ...c, patch: ppl });
+  }
+  return { system, people };
+}
+
+function headersByColumn(table: LedgerTable): Map<number, LedgerHeader> {
   const headerAt = new Map<number, LedgerHeader>();
   for (const h of LEDGER_HEADERS) {
     const col = table.columns.get(h);
     if (col !== undefined) headerAt.set(col, h);
   }
+  return headerAt;
+}
+
+/**
+ * The writes for the system-owned fields of `changes`: the span of changed rows, in blocks of adjacent
+ * columns. A block may bridge a gap only through system-owned columns (written back as read), never
+ * through a column people edit. People-owned fields are left to peopleWrites, which never writes a
+ * cell it does not mean to change. Calls depend on the columns touched, not on the number of rows.
+ */
+export function columnWrites(table: LedgerTable, changes: readonly RowChange[]): ColumnWrite[] {
+  const byRow = new Map<number, Partial<LedgerRecord>>();
+  for (const c of splitByOwner(changes).system)
+    byRow.set(c.rowNumber, { ...byRow.get(c.rowNumber), ...c.patch });
+  if (byRow.size === 0) return [];
+  const rowByNumber = new Map(table.rows.map((r) => [r.rowNumber, r]));
+  const headerAt = headersByColumn(table);
   const changedCols = new Set<number>();
   for (const patch of byRow.values()) {
     for (const h of Object.keys(patch) as LedgerHeader[]) {
@@ -143,7 +178,7 @@ export function columnWrites(table: LedgerTable, changes: readonly RowChange[]):
   const last = Math.max(...byRow.keys());
   const bridgeable = (col: number) => {
     const h = headerAt.get(col);
-    return h !== undefined && !PEOPLE_COLUMNS.has(h);
+    return h !== undefined && !isPeople(h);
   };
   const blocks: [number, number][] = [];
   for (const col of [...changedCols].sort((a, b) => a - b)) {
@@ -166,4 +201,56 @@ export function columnWrites(table: LedgerTable, changes: readonly RowChange[]):
     }
     return { column: from + 1, firstRow: first, values };
   });
+}
+
+/**
+ * People-owned cells to write, one column at a time, touching only the cells a change means: either
+ * runs of adjacent rows (one setValues each) or, when the rows are scattered, one range list per value
+ * (one call each: 操作 consumed on 300 scattered rows is one call). Whichever needs fewer calls.
+ */
+export type PeopleWrite =
+  | { kind: 'run'; column: number; firstRow: number; values: (string | number)[] }
+  | { kind: 'list'; column: number; rows: number[]; value: string | number };
+
+export function peopleWrites(table: LedgerTable, changes: readonly RowChange[]): PeopleWrite[] {
+  const cells = new Map<number, Map<number, string | number>>();
+  for (const c of splitByOwner(changes).people) {
+    for (const [h, v] of Object.entries(c.patch) as [LedgerHeader, string | number][]) {
+      const col = table.columns.get(h);
+      if (col === undefined) continue;
+      const column = cells.get(col + 1) ?? new Map<number, string | number>();
+      column.set(c.rowNumber, v);
+      cells.set(col + 1, column);
+    }
+  }
+  const out: PeopleWrite[] = [];
+  for (const [column, byRow] of [...cells].sort((a, b) => a[0] - b[0])) {
+    const rows = [...byRow.keys()].sort((a, b) => a - b);
+    const runs: PeopleWrite[] = [];
+    for (const r of rows) {
+      const open = runs[runs.length - 1];
+      if (open && open.kind === 'run' && open.firstRow + open.values.length === r)
+        open.values.push(byRow.get(r) as string | number);
+      else runs.push({ kind: 'run', column, firstRow: r, values: [byRow.get(r) as string | number] });
+    }
+    const byValue = new Map<string, { value: string | number; rows: number[] }>();
+    for (const r of rows) {
+      const v = byRow.get(r) as string | number;
+      const k = `${typeof v}:${v}`;
+      const group = byValue.get(k) ?? { value: v, rows: [] };
+      group.rows.push(r);
+      byValue.set(k, group);
+    }
+    if (runs.length <= byValue.size) out.push(...runs);
+    else for (const g of byValue.values()) out.push({ kind: 'list', column, rows: g.rows, value: g.value });
+  }
+  return out;
+}
+
+/** The rows whose people-owned cells differ between two reads (a person typed meanwhile). */
+export function peopleEdited(before: LedgerRecord, now: LedgerRecord): boolean {
+  for (const h of PEOPLE_COLUMNS) {
+    if (String(before[h as LedgerHeader]) !== String(now[h as LedgerHeader])) return true;
+  }
+  return false;
 }

@@ -39,7 +39,8 @@ function attempts(record: LedgerRecord): number {
 export function guardDuplicateKeys(rows: readonly LedgerRow[], now: string): RowChange[] {
   const changes: RowChange[] = [];
   for (const [key, list] of indexByKey(rows)) {
-    if (list.length < 2) continue;
+    // Rows without a key are not copies of one another: the key guard (key-check.ts) stops them.
+    if (list.length < 2 || key.trim() === '') continue;
     const sent = list.find((r) => SENT_STATES.includes(String(r.record.状態) as never));
     const others = list.filter((r) => r !== sent);
     const numbers = list.map((r) => r.rowNumber).join('・');
@@ -56,10 +57,10 @@ export function guardDuplicateKeys(rows: readonly LedgerRow[], now: string): Row
   return changes;
 }
 
-/** Keys that appear on more than one row (never claimed). */
+/** Keys that appear on more than one row, and the empty key (never claimed). */
 export function duplicateKeys(rows: readonly LedgerRow[]): Set<string> {
   const dup = new Set<string>();
-  for (const [key, list] of indexByKey(rows)) if (list.length > 1) dup.add(key);
+  for (const [key, list] of indexByKey(rows)) if (list.length > 1 || key.trim() === '') dup.add(key);
   return dup;
 }
 

@@ -4,6 +4,7 @@
  * Each phase is a named function with an explicit result; the ports hide Apps Script.
  */
 import { claimChunk, STOP_SENDING_AT_MS } from './budget';
+import { guardKeys } from './key-check';
 import type { LedgerRow, LedgerTable, RowChange } from './ledger';
 import type { Masters } from './masters';
 import { applyOperations } from './operations';
@@ -20,8 +21,15 @@ import { SAFETY } from './safety';
 export interface LedgerPort {
   /** One read of the whole 台帳. */
   read(): LedgerTable;
-  /** Writes the changes (re-located by the caller) in as few calls as possible. */
-  write(table: LedgerTable, changes: readonly RowChange[]): void;
+  /**
+   * Writes the changes (re-located by the caller) in as few calls as possible. With `yieldRows`, the
+   * change of a row a person edited since the read is held back and returned (never sent on stale input).
+   */
+  write(
+    table: LedgerTable,
+    changes: readonly RowChange[],
+    options?: { yieldRows?: boolean },
+  ): { withheld: readonly RowChange[] } | undefined;
 }
 
 export interface LockPort {
@@ -32,6 +40,8 @@ export interface LockPort {
 }
 
 export interface SenderPort {
+  /** Told each chunk before its first send (the MF sender fetches MF's own lines for the chunk). */
+  prepare?(claimed: readonly Claimed[]): void;
   send(claimed: Claimed): SendResult;
 }
 
@@ -72,6 +82,8 @@ export interface PostingSummary {
   needsReview: number;
   operations: number;
   stoppedBy: 'done' | 'limit' | 'time' | 'unauthorized' | 'refused' | 'lock' | 'plan-changed';
+  /** MF's (or the client's) words when authentication failed mid-run. */
+  authMessage?: string;
   messages: string[];
 }
 
@@ -89,24 +101,39 @@ function claimPhase(
   const table = input.ledger.read();
   const refused = first && input.plan ? input.plan.changed(table) : null;
   if (refused) return { claimed: [], operations: 0, guarded: 0, waiting: 0, refused };
-  const operations = applyOperations(table.rows, input.masters, input.who, now);
-  if (operations.length > 0) input.onOperations?.(table.rows, operations);
-  const afterOps = applyChanges(table, operations);
-  const guards = guardDuplicateKeys(afterOps.rows, now);
+  const planned = applyOperations(table.rows, input.masters, input.who, now);
+  const afterOps = applyChanges(table, planned);
+  const guards = [...guardDuplicateKeys(afterOps.rows, now), ...guardKeys(afterOps.rows, now)];
   const afterGuards = applyChanges(afterOps, guards);
-  const { claimed, changes } = planClaim(afterGuards.rows, limit, now, input.plan?.keys);
-  input.ledger.write(table, merge([...operations, ...guards, ...(SAFETY.claimBeforeSend ? changes : [])]));
+  const claim = planClaim(afterGuards.rows, limit, now, input.plan?.keys);
+  const written = input.ledger.write(
+    table,
+    merge([...planned, ...guards, ...(SAFETY.claimBeforeSend ? claim.changes : [])]),
+    { yieldRows: true },
+  );
+  // A row a person edited since the read is neither claimed nor changed: the next claim sees their input.
+  const held = new Set((written?.withheld ?? []).map((c) => c.rowNumber));
+  const operations = planned.filter((o) => !held.has(o.rowNumber));
+  if (operations.length > 0) input.onOperations?.(table.rows, operations);
+  const claimed = claim.claimed.filter((c) => !held.has(c.rowNumber));
   const waiting = afterGuards.rows.filter((r) => r.record.状態 === '送信待ち').length;
-  return { claimed, operations: operations.length, guarded: guards.length, waiting };
+  return {
+    claimed,
+    operations: operations.length,
+    guarded: guards.filter((g) => !held.has(g.rowNumber)).length,
+    waiting,
+  };
 }
 
 /** Phase 2, outside the lock: one send per claimed row, stopping early on auth failure or time. */
 function sendPhase(
   input: PostingInput,
   claimed: readonly Claimed[],
-): { results: SendResult[]; stoppedBy?: 'unauthorized' | 'refused' | 'time' } {
+): { results: SendResult[]; stoppedBy?: 'unauthorized' | 'refused' | 'time'; authMessage?: string } {
   const results: SendResult[] = [];
   let stoppedBy: 'unauthorized' | 'refused' | 'time' | undefined;
+  let authMessage: string | undefined;
+  input.sender.prepare?.(claimed);
   for (const c of claimed) {
     if (stoppedBy === 'unauthorized') {
       results.push({ kind: 'not-sent', reason: 'MFの認証に失敗したため中断' });
@@ -123,12 +150,15 @@ function sendPhase(
     }
     const result = input.sender.send(c);
     results.push(result);
-    if (result.kind === 'unauthorized') stoppedBy = 'unauthorized';
+    if (result.kind === 'unauthorized') {
+      stoppedBy = 'unauthorized';
+      authMessage = result.message;
+    }
     if (result.kind === 'refused') stoppedBy = 'refused';
     // MF asked us to slow down: back off before the next send (the row itself returns to 送信待ち).
     if (result.kind === 'rate-limited') input.clock.sleep(result.retryAfterMs ?? 1000);
   }
-  return { results, stoppedBy };
+  return { results, stoppedBy, authMessage };
 }
 
 /** Phase 3, under the lock: re-locate each row by key and write every outcome in one batch. */
@@ -210,6 +240,7 @@ export function postApproved(input: PostingInput): PostingSummary {
     input.progress?.(summary.claimed - summary.returned, total);
     if (sent.stoppedBy) {
       summary.stoppedBy = sent.stoppedBy;
+      summary.authMessage = sent.authMessage;
       break;
     }
     if (claim.claimed.length < size) break;

@@ -3,7 +3,9 @@
  * 送信中 past its lease) is looked up before anything is ever sent again.
  */
 import { LEASE_MS } from './budget';
+import { isCsvKey, mfKey } from './keys';
 import type { LedgerRecord, LedgerRow } from './ledger';
+import { isLedgerState } from './states';
 
 export interface ReconcileCandidate {
   key: string;
@@ -21,7 +23,9 @@ export type LookupResult =
   /** Someone set the line to 対象外 in MF: nothing to post, a person decides. */
   | { kind: 'excluded' }
   /** The row's 取引日 is in none of the office's accounting periods: MF cannot be asked (DESIGN §5). */
-  | { kind: 'outside-period' };
+  | { kind: 'outside-period' }
+  /** MF lists no such line (near the row's 取引日 nor in the import window): a person changed the row, or MF removed the line. */
+  | { kind: 'missing' };
 
 export interface ReconcilePolicy {
   nowMs: number;
@@ -36,7 +40,35 @@ function updatedMs(record: LedgerRecord): number {
   return Number.isFinite(t) ? t : 0;
 }
 
-/** Rows to look up: every 不明 row, and 送信中 rows whose claim is older than the lease. */
+/**
+ * A row a person's edit left without a usable state: a 状態 outside §4 (cleared, or typed), or 完了
+ * without the MF仕訳ID every 完了 of ours carries. Its line may be posted or not: it is looked up too.
+ */
+export function strayState(record: LedgerRecord): boolean {
+  const state = String(record.状態);
+  if (!isLedgerState(state)) return String(record.キー).trim() !== '' || String(record.明細ID).trim() !== '';
+  return state === '完了' && String(record.MF仕訳ID).trim() === '';
+}
+
+/**
+ * The key an MF line's row should have when a person changed its キー (the 明細ID still names the
+ * line), or null. Reconcile gives it back when MF holds the line's journal: that is proof enough.
+ */
+export function keyToRestore(record: LedgerRecord): string | null {
+  const id = String(record.明細ID).trim();
+  const key = String(record.キー);
+  if (id === '' || isCsvKey(key) || record.状態 === '除外') return null;
+  const want = mfKey(id);
+  return key === want ? null : want;
+}
+
+export const KEY_RESTORED_BY_JOURNAL =
+  'キーが書き換えられていたため、MFの仕訳（この明細IDの明細から作られたもの）を確かめてキーを元に戻しました。キーの列は変えないでください。';
+
+/**
+ * Rows to look up: every 不明 row, 送信中 rows whose claim is older than the lease, rows whose
+ * 状態 a person left unusable (strayState), and MF rows whose キー a person changed (keyToRestore).
+ */
 export function reconcileCandidates(
   rows: readonly LedgerRow[],
   nowMs: number,
@@ -46,7 +78,7 @@ export function reconcileCandidates(
   for (const row of rows) {
     const state = row.record.状態;
     const stale = state === '送信中' && nowMs - updatedMs(row.record) >= leaseMs;
-    if (state === '不明' || stale)
+    if (state === '不明' || stale || strayState(row.record) || keyToRestore(row.record) !== null)
       out.push({ key: String(row.record.キー), rowNumber: row.rowNumber, record: row.record });
   }
   return out;
@@ -62,13 +94,33 @@ export function reconcilePatch(
   result: LookupResult,
   p: ReconcilePolicy,
 ): Partial<LedgerRecord> | null {
+  const stray = strayState(c.record);
+  const was = String(c.record.状態);
+  const restoredKey = keyToRestore(c.record);
+  if (restoredKey !== null) {
+    if (result.kind === 'found') {
+      return {
+        キー: restoredKey,
+        状態: '完了',
+        MF仕訳ID: result.journalId,
+        完了日時: String(c.record.完了日時) !== '' ? c.record.完了日時 : p.now,
+        更新日時: p.now,
+        メモ: KEY_RESTORED_BY_JOURNAL,
+      };
+    }
+    // No journal: an unsent row gets its key back at the next import (when MF's line matches it);
+    // a row that may be in flight goes on below, where the pre-send key check stops it later.
+    if (!stray && was !== '不明' && was !== '送信中') return null;
+  }
   if (result.kind === 'found') {
     return {
       状態: '完了',
       MF仕訳ID: result.journalId,
-      完了日時: p.now,
+      完了日時: stray && was === '完了' && String(c.record.完了日時) !== '' ? c.record.完了日時 : p.now,
       更新日時: p.now,
-      メモ: '照合でMFの仕訳を確認しました。',
+      メモ: stray
+        ? `照合でMFの仕訳を確認しました（状態が「${was}」${was === '完了' ? 'で MF仕訳ID がありません' : 'になっていました'}でした）。`
+        : '照合でMFの仕訳を確認しました。',
     };
   }
   if (result.kind === 'pending') return null;
@@ -77,6 +129,29 @@ export function reconcilePatch(
       状態: '要確認',
       更新日時: p.now,
       メモ: `取引日 ${String(c.record.取引日)} が MF のどの会計期間にも入らないため、MF で照合できません。MF で事業年度（会計期間）と取引日を確かめ、仕訳があるかを MF の画面で確認してください。`,
+    };
+  }
+  if (result.kind === 'missing') {
+    // Never sent again on a guess: a row that may have been sent waits (listed on 要確認 as 不明); a
+    // row a person changed goes to a person.
+    if (!stray || p.nowMs - updatedMs(c.record) < p.graceMs) return null;
+    return {
+      状態: '要確認',
+      更新日時: p.now,
+      メモ: `状態が「${was}」になっていて、MFでこの明細が見つかりません（取引日 ${String(c.record.取引日)} の前後と取込期間を探しました）。取引日を変えた場合はMFの明細と同じに戻してください。`,
+    };
+  }
+  if (stray) {
+    // Never straight back to 送信待ち: a person changed this row, so a person decides. A send may be in
+    // flight (a 送信中 row someone cleared): wait out the grace period first.
+    if (p.nowMs - updatedMs(c.record) < p.graceMs) return null;
+    return {
+      状態: '要確認',
+      更新日時: p.now,
+      メモ:
+        result.kind === 'excluded'
+          ? `状態が「${was}」になっていて、MFではこの明細が「対象外」です（仕訳はありません）。登録が不要なら「除外」を選んでください。`
+          : `状態が「${was}」になっていて、MFにこの明細の仕訳は見つかりません。内容を確かめて「承認」（登録する）か「除外」を選んでください。`,
     };
   }
   if (result.kind === 'excluded') {
@@ -104,5 +179,10 @@ export function reconcilePatch(
 
 /** Candidates still in the state they were looked up in (nothing else touched them meanwhile). */
 export function unchanged(c: ReconcileCandidate, current: LedgerRecord | undefined): boolean {
-  return !!current && current.状態 === c.record.状態 && current.更新日時 === c.record.更新日時;
+  return (
+    !!current &&
+    current.状態 === c.record.状態 &&
+    current.更新日時 === c.record.更新日時 &&
+    String(current.明細ID) === String(c.record.明細ID)
+  );
 }

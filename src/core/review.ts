@@ -4,7 +4,23 @@
  */
 import { LEASE_MS } from './budget';
 import { fingerprint } from './fingerprint';
+import { contentCounts, csvContentForm, keyProblem } from './key-check';
+import { isMfKey } from './keys';
 import type { LedgerRecord, LedgerTable } from './ledger';
+import { isLedgerState, STATES } from './states';
+
+/** Why a row whose 状態 is not one of §4's is listed (a person cleared it or typed something else). */
+export function unknownStateReason(state: string): string {
+  return state.trim() === ''
+    ? '状態が空になっています（消された可能性があります）。照合でMFに仕訳があるかを確かめ、要確認か完了にします。'
+    : `状態が「${state}」になっています（使える状態は ${STATES.join('・')}）。照合でMFに仕訳があるかを確かめ、要確認か完了にします。`;
+}
+
+export const COMPLETED_WITHOUT_ID =
+  '「完了」ですが MF仕訳ID がありません（状態が書き換えられた可能性があります）。照合でMFの仕訳を探し、見つからなければ要確認にします。';
+
+/** States whose rows may still be sent: their keys are checked in full (CSV keys cost a hash each). */
+const OPEN = new Set(['未判定', '要確認', '送信待ち', '送信中', '不明', '失敗']);
 
 export interface ReviewItem {
   record: LedgerRecord;
@@ -15,11 +31,41 @@ export interface ReviewItem {
 
 export function reviewItems(table: LedgerTable, nowMs: number, graceMs: number): ReviewItem[] {
   const items: ReviewItem[] = [];
+  const counts = contentCounts(table.rows);
   for (const { record: r, rowNumber } of table.rows) {
     const state = String(r.状態);
     const age = nowMs - (Date.parse(String(r.更新日時)) || 0);
     const memo = String(r.メモ);
-    if (state === '要確認' || state === '未判定') {
+    const key = String(r.キー);
+    // A 完了 row's CSV key is not re-hashed (its edits show as 指紋); an mf: key is a string compare.
+    const broken =
+      state === '除外'
+        ? null
+        : OPEN.has(state) || isMfKey(key) || !isLedgerState(state)
+          ? keyProblem(r, counts.get(csvContentForm(r)) ?? 1)
+          : null;
+    if (broken) {
+      items.push({
+        record: r,
+        rowNumber,
+        reason: broken,
+        action: 'キーを元に戻すか、この行を「除外」にしてください。直るまで送信しません。',
+      });
+    } else if (!isLedgerState(state)) {
+      items.push({
+        record: r,
+        rowNumber,
+        reason: unknownStateReason(state),
+        action: '状態の列は変えないでください。照合が終わるまでお待ちください。',
+      });
+    } else if (state === '完了' && String(r.MF仕訳ID).trim() === '') {
+      items.push({
+        record: r,
+        rowNumber,
+        reason: COMPLETED_WITHOUT_ID,
+        action: '照合が終わるまでお待ちください。MFの画面で仕訳した明細なら、そのままで構いません。',
+      });
+    } else if (state === '要確認' || state === '未判定') {
       items.push({
         record: r,
         rowNumber,

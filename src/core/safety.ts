@@ -24,4 +24,12 @@ export const SAFETY = {
    * The read-back flushes too, so the no-flush build turns it off as well (or it would test nothing).
    */
   reorderCheck: MUTANT !== 'no-reorder-check' && MUTANT !== 'no-flush',
+  /**
+   * People-owned cells are read once more right before they are written, and a row a person typed
+   * into meanwhile keeps their input (its change is held back). The re-read flushes and sees moved rows
+   * too, so the builds without the flush or the reorder check turn it off as well.
+   */
+  yieldToPeople: MUTANT !== 'no-people-yield' && MUTANT !== 'no-reorder-check' && MUTANT !== 'no-flush',
+  /** Claims are remembered for the lease plus 照合猶予; a line that comes back in that time comes back 不明. */
+  recentSends: MUTANT !== 'no-recent-sends',
 } as const;

@@ -3,7 +3,7 @@
  * and the problems of a proposed set of values, by item. Validation is parseSettings itself, so the
  * dialog and the runs can never disagree about what is valid.
  */
-import { dateText, parseSettings, SETTING_DEFAULTS, type SettingRow } from './settings';
+import { canonicalItem, dateText, parseSettings, SETTING_DEFAULTS, type SettingRow } from './settings';
 
 export type FieldKind = 'date' | 'choice' | 'int' | 'number' | 'text';
 
@@ -84,7 +84,7 @@ export function settingFields(rows: readonly SettingRow[]): SettingField[] {
     return { item, value: display(value, spec.kind), ...spec };
   };
   for (const r of rows) {
-    const item = r.item.trim();
+    const item = canonicalItem(r.item) ?? r.item.trim();
     if (!known.has(item) || seen.has(item)) continue;
     seen.add(item);
     fields.push(field(item, r.value));
@@ -99,12 +99,13 @@ export function problemsOf(
   values: Readonly<Record<string, string>>,
 ): Record<string, string> {
   let next = rows.length + 2;
+  const itemOf = (r: SettingRow) => canonicalItem(r.item) ?? r.item.trim();
   const proposed: SettingRow[] = rows.map((r) => ({
     ...r,
-    value: values[r.item.trim()] !== undefined ? values[r.item.trim()] : r.value,
+    value: values[itemOf(r)] !== undefined ? values[itemOf(r)] : r.value,
   }));
   for (const [item, value] of Object.entries(values)) {
-    if (!rows.some((r) => r.item.trim() === item)) proposed.push({ item, value, rowNumber: next++ });
+    if (!rows.some((r) => itemOf(r) === item)) proposed.push({ item, value, rowNumber: next++ });
   }
   const out: Record<string, string> = {};
   for (const p of parseSettings(proposed).problems) {

@@ -54,6 +54,10 @@ export interface SettingProblem {
   /** The cell, e.g. 「設定 B3」. */
   cell: string;
   message: string;
+  /** The 設定 item it concerns (a run that needs this item does not run while it is an error). */
+  item?: string;
+  /** An error makes its item unusable; a warning is only said. Invalid values are errors. */
+  severity?: 'error' | 'warning';
 }
 
 /** A 設定 row as read: item, value, and the sheet row number. */
@@ -82,13 +86,131 @@ export function dateText(value: unknown): string | null {
   return `${y}-${pad(mo)}-${pad(d)}`;
 }
 
+const ITEMS: readonly string[] = SETTING_DEFAULTS.map(([item]) => item);
+const fold = (text: string) => text.normalize('NFKC').replace(/\s+/g, '');
+
+/** The item a typed 項目 means (NFKC, spaces ignored), or null when it is not one of ours. */
+export function canonicalItem(typed: string): string | null {
+  const f = fold(String(typed));
+  return ITEMS.find((i) => fold(i) === f) ?? null;
+}
+
+/** Levenshtein distance, for naming the item a typo probably meant. */
+function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length];
+}
+
+/** The known item closest to a typed one (at most half its length away), or null. */
+export function closestItem(typed: string): string | null {
+  const f = fold(typed);
+  let best: { item: string; d: number } | null = null;
+  for (const item of ITEMS) {
+    const d = distance(f, fold(item));
+    if (!best || d < best.d) best = { item, d };
+  }
+  return best && best.d <= Math.max(1, Math.floor(fold(best.item).length / 2)) ? best.item : null;
+}
+
+/** Without this row a run would use a window nobody chose: the import does not guess it. */
+const ROW_REQUIRED = new Set(['取込開始日']);
+
+/**
+ * Problems with the 設定 sheet itself (DESIGN §3): an item on two rows is an error naming both rows;
+ * an unknown item is a warning naming the closest known one; a missing row says which default is used
+ * (取込開始日: an error — the import window is not guessed) and that 初期設定 puts the row back.
+ */
+export function settingsSheetProblems(rows: readonly SettingRow[], itemColumn = 'A'): SettingProblem[] {
+  const problems: SettingProblem[] = [];
+  const rowsOf = new Map<string, number[]>();
+  for (const r of rows) {
+    const typed = String(r.item ?? '').trim();
+    if (typed === '') continue;
+    const item = canonicalItem(typed);
+    if (item === null) {
+      const near = closestItem(typed);
+      problems.push({
+        cell: `設定 ${itemColumn}${r.rowNumber}`,
+        message: near
+          ? `項目「${typed}」はありません。「${near}」のことなら、項目名を「${near}」に直してください（今は使われていません）。`
+          : `項目「${typed}」はありません（今は使われていません）。使える項目はメニュー「設定を編集」で確かめられます。`,
+        severity: 'warning',
+      });
+      continue;
+    }
+    rowsOf.set(item, [...(rowsOf.get(item) ?? []), r.rowNumber]);
+  }
+  for (const [item, numbers] of rowsOf) {
+    if (numbers.length < 2) continue;
+    problems.push({
+      cell: `設定 ${numbers.map((n) => `${itemColumn}${n}`).join('・')}`,
+      message: `${item}: ${numbers.length} 行（${numbers.join('・')} 行目）にあります。どちらの値を使うか決められないため、この項目を使う処理は止めます。1 行だけ残して、ほかの行を消してください。`,
+      item,
+      severity: 'error',
+    });
+  }
+  for (const [item, value] of SETTING_DEFAULTS) {
+    if (rowsOf.has(item)) continue;
+    const required = ROW_REQUIRED.has(item);
+    problems.push({
+      cell: '設定',
+      message: required
+        ? `${item}: 行がありません。取込期間を決められないため、取り込みは止めます。メニュー「記帳 > 初期設定」で行を戻し、値を入力してください。`
+        : `${item}: 行がないため、初期値（${value === '' ? '空' : value}）を使いました。メニュー「記帳 > 初期設定」で行を戻せます。`,
+      item,
+      severity: required ? 'error' : 'warning',
+    });
+  }
+  return problems;
+}
+
+/** The errors among `problems` that stop a run needing `needs`. */
+export function blockingProblems(
+  problems: readonly SettingProblem[],
+  needs: readonly string[],
+): SettingProblem[] {
+  return problems.filter((p) => p.severity === 'error' && p.item !== undefined && needs.includes(p.item));
+}
+
+/** What each run needs from 設定 (DESIGN §3: a run that needs an invalid setting does not run on a default). */
+export const SETTING_NEEDS = {
+  import: ['取込開始日', '取込終了日', '対象口座'],
+  restore: ['取込開始日', '取込終了日'],
+  post: ['1回の送信上限'],
+  dryRun: ['1回の送信上限'],
+  reconcile: ['照合猶予（分）', '最大試行回数'],
+  classify: ['AI判定', '売掛金科目', '振込手数料上限'],
+  classifyAi: ['AI信頼度しきい値', 'AI自動承認', 'AI1回の上限', 'AI1日の上限'],
+  scheduled: ['自動実行'],
+  receivables: ['売掛金科目', '回収期限（日）', '振込手数料上限'],
+  backup: ['バックアップ世代数'],
+  triggers: ['照合間隔（分）', '売掛金の定期チェック'],
+  audit: ['取込開始日', '取込終了日', '重複とみなす日数'],
+  balances: ['取込開始日', '取込終了日'],
+} as const satisfies Record<string, readonly string[]>;
+
 /** Parses 設定; an invalid value falls back to its default and is reported with its cell. */
 export function parseSettings(
   rows: readonly SettingRow[],
   valueColumn = 'B',
 ): { settings: Settings; problems: SettingProblem[] } {
   const problems: SettingProblem[] = [];
-  const byItem = new Map(rows.map((r) => [r.item.trim(), r]));
+  // Items match over NFKC (a half-width bracket is the same item); a repeated item keeps its first row
+  // (settingsSheetProblems reports the repeat as an error, so no run relies on either row).
+  const byItem = new Map<string, SettingRow>();
+  for (const r of rows) {
+    const item = canonicalItem(r.item);
+    if (item !== null && !byItem.has(item)) byItem.set(item, r);
+  }
   const text = (item: string) =>
     String(byItem.get(item)?.value ?? '')
       .normalize('NFKC')
@@ -98,6 +220,8 @@ export function parseSettings(
     problems.push({
       cell: row ? `設定 ${valueColumn}${row.rowNumber}` : '設定',
       message: `${item}: ${message}`,
+      item,
+      severity: 'error',
     });
   };
   const date = (item: string): string | null => {

@@ -8,6 +8,7 @@
  * Sheets was seen stripping the apostrophe in '@' cells too (本番前チェック / 初期設定 store what they saw).
  */
 import { asText } from '../core/cell-text';
+import { columnLetter } from '../core/headers';
 
 type Range = GoogleAppsScript.Spreadsheet.Range;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -108,26 +109,38 @@ export interface CellBlock {
   cells: CellInput[][];
 }
 
+/** One value for scattered cells of one column (written by Sheet.getRangeList: one call). */
+export interface CellList {
+  column: number;
+  rows: number[];
+  value: CellInput;
+}
+
 /**
  * Turns the '@' cells that are about to receive quoted text back to the automatic format: one read of
- * the formats over all the blocks (before any of them is written, so the read does not make earlier
- * writes land before their flush), then one clearFormat per run of such cells in a column (none,
- * normally: kicho formats nothing '@'; an earlier version did, and people may).
+ * the formats over all the blocks and lists (before any of them is written, so the read does not make
+ * earlier writes land before their flush), then one clearFormat per run of such cells in a column, one
+ * per list (none, normally: kicho formats nothing '@'; an earlier version did, and people may).
  */
-function automaticUnderText(sheet: Sheet, blocks: readonly CellBlock[]): void {
-  const top = Math.min(...blocks.map((b) => b.row));
-  const left = Math.min(...blocks.map((b) => b.column));
-  const bottom = Math.max(...blocks.map((b) => b.row + b.cells.length - 1));
-  const right = Math.max(...blocks.map((b) => b.column + b.cells[0].length - 1));
-  const formats = sheet.getRange(top, left, bottom - top + 1, right - left + 1).getNumberFormats();
+function automaticUnderText(sheet: Sheet, blocks: readonly CellBlock[], lists: readonly CellList[]): void {
+  const tops = [...blocks.map((b) => b.row), ...lists.map((l) => Math.min(...l.rows))];
+  const lefts = [...blocks.map((b) => b.column), ...lists.map((l) => l.column)];
+  const bottoms = [
+    ...blocks.map((b) => b.row + b.cells.length - 1),
+    ...lists.map((l) => Math.max(...l.rows)),
+  ];
+  const rights = [...blocks.map((b) => b.column + b.cells[0].length - 1), ...lists.map((l) => l.column)];
+  const top = Math.min(...tops);
+  const left = Math.min(...lefts);
+  const formats = sheet
+    .getRange(top, left, Math.max(...bottoms) - top + 1, Math.max(...rights) - left + 1)
+    .getNumberFormats();
+  const isPlain = (row: number, column: number) => formats[row - top]?.[column - left] === '@';
   for (const b of blocks) {
     for (let j = 0; j < b.cells[0].length; j++) {
       let start = -1;
       for (let i = 0; i <= b.cells.length; i++) {
-        const plain =
-          i < b.cells.length &&
-          formats[b.row - top + i]?.[b.column - left + j] === '@' &&
-          isQuotedText(b.cells[i][j]);
+        const plain = i < b.cells.length && isPlain(b.row + i, b.column + j) && isQuotedText(b.cells[i][j]);
         if (plain && start < 0) start = i;
         if (!plain && start >= 0) {
           sheet.getRange(b.row + start, b.column + j, i - start, 1).clearFormat();
@@ -136,6 +149,16 @@ function automaticUnderText(sheet: Sheet, blocks: readonly CellBlock[]): void {
       }
     }
   }
+  for (const l of lists) {
+    if (!isQuotedText(l.value)) continue;
+    const plain = l.rows.filter((r) => isPlain(r, l.column));
+    if (plain.length > 0) sheet.getRangeList(plain.map((r) => a1(r, l.column))).clearFormat();
+  }
+}
+
+/** A1 notation of one cell (rows and columns 1-based). */
+function a1(row: number, column: number): string {
+  return `${columnLetter(column - 1)}${row}`;
 }
 
 /**
@@ -144,17 +167,25 @@ function automaticUnderText(sheet: Sheet, blocks: readonly CellBlock[]): void {
  * `fixPlainText: false` leaves '@' cells as they are: the 台帳 writer asks for that until 初期設定 has
  * repaired an earlier version's '@' columns, so the repair still finds every cell it must fix.
  */
-export function setCellBlocks(sheet: Sheet, blocks: readonly CellBlock[], fixPlainText = true): void {
+export function setCellBlocks(
+  sheet: Sheet,
+  blocks: readonly CellBlock[],
+  fixPlainText = true,
+  lists: readonly CellList[] = [],
+): void {
   const some = blocks.filter((b) => b.cells.length > 0 && b.cells[0].length > 0);
-  if (some.length === 0) return;
+  const someLists = lists.filter((l) => l.rows.length > 0);
+  if (some.length === 0 && someLists.length === 0) return;
   if (
     fixPlainText &&
     !plainTextCellsAreSafe() &&
-    some.some((b) => b.cells.some((r) => r.some(isQuotedText)))
+    (some.some((b) => b.cells.some((r) => r.some(isQuotedText))) ||
+      someLists.some((l) => isQuotedText(l.value)))
   ) {
-    automaticUnderText(sheet, some);
+    automaticUnderText(sheet, some, someLists);
   }
   for (const b of some) sheet.getRange(b.row, b.column, b.cells.length, b.cells[0].length).setValues(b.cells);
+  for (const l of someLists) sheet.getRangeList(l.rows.map((r) => a1(r, l.column))).setValue(l.value);
 }
 
 /** One block: `cells` into `range` (whose size they have). */

@@ -2,24 +2,44 @@
  * The 台帳 sheet: one read of the whole table, writes batched per column, appends in one call.
  */
 
+import { headerIndex } from '../core/headers';
+import { keyProblem } from '../core/key-check';
+import { csvKey, mfKey as mfKeyOf } from '../core/keys';
 import {
+  type ColumnWrite,
+  cellText,
   columnWrites,
+  indexByKey,
   keyCellText,
   type LedgerRecord,
   type LedgerTable,
+  type PeopleWrite,
   parseLedger,
+  peopleEdited,
+  peopleWrites,
   type RowChange,
+  splitByOwner,
 } from '../core/ledger';
-import { repairChanges, rowsMoved } from '../core/ledger-repair';
+import { occurrenceKeys, repairChanges, rowsMoved, withPatchedKeys } from '../core/ledger-repair';
+import { describeShapeProblems } from '../core/ledger-shape';
 import { SAFETY } from '../core/safety';
-import { SHEET } from '../core/schema';
+import { LEDGER_HEADERS, type LedgerHeader, PEOPLE_COLUMNS, SHEET } from '../core/schema';
 import { ledgerTextChecked, setCellBlocks, toCell } from './cells';
-import { appendRecords, ensureSheet } from './workbook';
+import { appendRecords, readHeaderRow } from './workbook';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
+/**
+ * The 台帳, never created here: a missing 台帳 is a person's deletion or rename, and a new empty one
+ * would hide it (runs stop in preflight before they get here; 初期設定 is the one that creates it).
+ */
 export function ledgerSheet(): Sheet {
-  return ensureSheet(SHEET.ledger).sheet;
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(SHEET.ledger);
+  if (!sheet)
+    throw new Error(
+      describeShapeProblems([{ kind: 'missing-sheet', sheet: SHEET.ledger, lookalikes: [] }]).join(' '),
+    );
+  return sheet;
 }
 
 /** The whole 台帳 in one getValues. */
@@ -30,14 +50,25 @@ export function readLedger(sheet: Sheet = ledgerSheet()): LedgerTable {
 /** How many times a write is redone when people keep moving rows under it. */
 const REPAIR_ROUNDS = 3;
 
-function writeBlocks(table: LedgerTable, changes: readonly RowChange[], sheet: Sheet): void {
-  const blocks = columnWrites(table, changes).map((w) => ({
+function writeBlocks(writes: readonly ColumnWrite[], sheet: Sheet): void {
+  const blocks = writes.map((w) => ({
     row: w.firstRow,
     column: w.column,
     cells: w.values.map((r) => r.map(toCell)),
   }));
   // Values read and written back: before 初期設定's repair, leave an earlier version's '@' cells be.
   setCellBlocks(sheet, blocks, ledgerTextChecked() !== null);
+}
+
+/** People-owned cells through the same writer: runs as blocks, scattered rows as one range list each. */
+function writePeople(writes: readonly PeopleWrite[], sheet: Sheet): void {
+  const blocks = writes.flatMap((w) =>
+    w.kind === 'run' ? [{ row: w.firstRow, column: w.column, cells: w.values.map((v) => [toCell(v)]) }] : [],
+  );
+  const lists = writes.flatMap((w) =>
+    w.kind === 'list' ? [{ column: w.column, rows: w.rows, value: toCell(w.value) }] : [],
+  );
+  setCellBlocks(sheet, blocks, ledgerTextChecked() !== null, lists);
 }
 
 /** The キー column over the rows `table` was read from, as the sheet holds it now (one call). */
@@ -51,21 +82,87 @@ function keysNow(table: LedgerTable, sheet: Sheet): unknown[] {
     .map((r) => keyCellText(r[0]));
 }
 
+/** What a write did: changes held back because a person edited the row's own cells meanwhile. */
+export interface LedgerWrite {
+  withheld: RowChange[];
+}
+
+export interface WriteOptions {
+  /**
+   * Hold back the change of any row whose people-owned cells changed since the read, even a change of
+   * system cells only (the claim: a row must not be sent on what a person has just corrected). Without
+   * it only changes that write people-owned cells are checked (an outcome is always recorded).
+   */
+  yieldRows?: boolean;
+}
+
 /**
  * Writes changes column by column over the span of changed rows: calls do not grow with rows.
- * Then flushes and checks that no row moved under the write (a person sorting or inserting rows
- * while we hold the lock); if one did, rewrites every touched row by key (ledger-repair.ts).
+ *
+ * People-owned cells (勘定科目 … 操作) are written last and only where a change means them, after the
+ * cells are read once more: a row whose people-owned cells changed since `table` was read (a person
+ * typed while the run worked) keeps what the person typed, and its whole change is held back — its
+ * system cells written a moment before are put back as read — so the next run decides on the person's
+ * input (DESIGN §4: a human decision is never overwritten). Sheets has no conditional write: what is
+ * left is the one call between that read and the write.
+ *
+ * Then flushes and checks that no row moved under the write (a person sorting or inserting rows while
+ * we hold the lock); if one did, rewrites every touched row by key (ledger-repair.ts).
  */
 export function writeLedgerChanges(
   table: LedgerTable,
   changes: readonly RowChange[],
   sheet: Sheet = ledgerSheet(),
-): void {
-  if (changes.length === 0) return;
-  writeBlocks(table, changes, sheet);
-  if (!SAFETY.reorderCheck) return;
+  options: WriteOptions = {},
+): LedgerWrite {
+  if (changes.length === 0) return { withheld: [] };
+  writeBlocks(columnWrites(table, changes), sheet);
+  const peopleRows = new Set(splitByOwner(changes).people.map((c) => c.rowNumber));
+  const checked = options.yieldRows ? changes : changes.filter((c) => peopleRows.has(c.rowNumber));
+  let applied: readonly RowChange[] = changes;
+  let withheld: RowChange[] = [];
+  if (!SAFETY.yieldToPeople) writePeople(peopleWrites(table, changes), sheet);
+  else if (checked.length > 0) {
+    // One read, as late as possible (it also applies our pending writes): the keys where we write, to
+    // see whether rows moved under us, and the people-owned cells of those rows.
+    const fresh = readKeysAndPeople(table, changes, sheet);
+    const moved = fresh === null;
+    const view = fresh ?? readLedger(sheet);
+    const viewRow = rowMap(table, changes, view, moved);
+    const recordAt = new Map(view.rows.map((r) => [r.rowNumber, r.record]));
+    const readAt = new Map(table.rows.map((r) => [r.rowNumber, r.record]));
+    const edited = new Set<number>();
+    for (const c of checked) {
+      const now = recordAt.get(viewRow.get(c.rowNumber) ?? -1);
+      const then = readAt.get(c.rowNumber);
+      if (now && then && peopleEdited(then, now)) edited.add(c.rowNumber);
+    }
+    withheld = changes.filter((c) => edited.has(c.rowNumber));
+    applied = changes.filter((c) => !edited.has(c.rowNumber));
+    const toView = (cs: readonly RowChange[]) =>
+      cs.flatMap((c) => {
+        const row = viewRow.get(c.rowNumber);
+        return row === undefined ? [] : [{ ...c, rowNumber: row }];
+      });
+    writePeople(peopleWrites(view, toView(applied)), sheet);
+    if (withheld.length > 0) {
+      // Their system cells went out first: put back what was read (we hold the lock, so only a person
+      // could have changed them since, and those are system-owned).
+      const restore = withheld.map((c) => {
+        const then = readAt.get(c.rowNumber) as LedgerRecord;
+        const patch: Partial<LedgerRecord> = {};
+        for (const h of Object.keys(c.patch) as LedgerHeader[])
+          if (!PEOPLE_COLUMNS.has(h)) patch[h] = then[h];
+        return { ...c, patch };
+      });
+      writeBlocks(columnWrites(view, toView(restore)), sheet);
+    }
+    if (moved) writeBlocks(columnWrites(view, repairChanges(table, applied, view)), sheet);
+  }
+  if (!SAFETY.reorderCheck) return { withheld };
   SpreadsheetApp.flush();
-  let current = table;
+  let current = withPatchedKeys(table, applied);
+  let repaired = false;
   for (let round = 0; rowsMoved(current, keysNow(current, sheet)); round++) {
     if (round === REPAIR_ROUNDS) {
       throw new Error(
@@ -73,12 +170,190 @@ export function writeLedgerChanges(
       );
     }
     current = readLedger(sheet);
-    writeBlocks(current, repairChanges(table, changes, current), sheet);
+    writeBlocks(columnWrites(current, repairChanges(table, applied, current)), sheet);
+    writePeople(peopleWrites(current, peopleRepairs(table, applied, current)), sheet);
     SpreadsheetApp.flush();
+    repaired = true;
   }
+  if (repaired) clearDebris(sheet);
+  return { withheld };
 }
 
-/** Appends records under their headers, in one write. */
-export function appendLedgerRecords(records: readonly LedgerRecord[], sheet: Sheet = ledgerSheet()): void {
+/**
+ * Rows deleted under a write leave what it wrote below the rows that moved up: cells of ours (状態,
+ * 更新日時 …) on a row with no line in it. They are cleared, so no keyless "row" is left behind.
+ */
+function clearDebris(sheet: Sheet): void {
+  const now = readLedger(sheet);
+  // No key and none of a line's own fields: only a write could have put cells there (a block bridging
+  // through 明細ID writes it back too, so its 明細ID may be set).
+  const debris = now.rows.filter((r) =>
+    (['キー', '取引日', '金額', '摘要', '口座'] as const).every((h) => String(r.record[h]).trim() === ''),
+  );
+  if (debris.length === 0) return;
+  // Every system cell of such a row: the block writes bridged some (初回検知 …) with what they read.
+  const patch: Partial<LedgerRecord> = {};
+  for (const h of LEDGER_HEADERS) if (!PEOPLE_COLUMNS.has(h)) patch[h] = '';
+  writeBlocks(
+    columnWrites(
+      now,
+      debris.map((r) => ({ key: '', rowNumber: r.rowNumber, patch })),
+    ),
+    sheet,
+  );
+  SpreadsheetApp.flush();
+}
+
+/**
+ * Row number in `view` of each row of `before` a change touches: the same row when nothing moved,
+ * else found by key (and occurrence, for a key on two rows) in the fresh read.
+ */
+function rowMap(
+  before: LedgerTable,
+  changes: readonly RowChange[],
+  view: LedgerTable,
+  moved: boolean,
+): Map<number, number> {
+  const out = new Map<number, number>();
+  if (!moved) {
+    for (const c of changes) out.set(c.rowNumber, c.rowNumber);
+    return out;
+  }
+  const beforeKeys = occurrenceKeys(withPatchedKeys(before, changes));
+  const rowOf = new Map<string, number>();
+  for (const [row, k] of occurrenceKeys(view)) rowOf.set(k, row);
+  for (const c of changes) {
+    const row = rowOf.get(beforeKeys.get(c.rowNumber) as string);
+    if (row !== undefined) out.set(c.rowNumber, row);
+  }
+  return out;
+}
+
+/** The people-owned part of a repair, for writePeople. */
+function peopleRepairs(before: LedgerTable, changes: readonly RowChange[], now: LedgerTable): RowChange[] {
+  return splitByOwner(repairChanges(before, changes, now)).people;
+}
+
+/**
+ * `table` with the people-owned cells of the rows `changes` touch as the sheet holds them now — one
+ * read of the rectangle spanning those rows and the キー and people-owned columns — or null when a row
+ * there no longer holds the key it was read with (rows moved: the caller reads the whole 台帳).
+ */
+function readKeysAndPeople(
+  table: LedgerTable,
+  changes: readonly RowChange[],
+  sheet: Sheet,
+): LedgerTable | null {
+  const keyCol = table.columns.get('キー');
+  const cols = [...PEOPLE_COLUMNS]
+    .map((h) => [h, table.columns.get(h)] as const)
+    .filter((e): e is readonly [string, number] => e[1] !== undefined);
+  if (keyCol === undefined) return null;
+  const touched = changes.map((c) => c.rowNumber);
+  const first = Math.min(...touched);
+  const last = Math.max(...touched);
+  const left = Math.min(keyCol, ...cols.map(([, c]) => c));
+  const right = Math.max(keyCol, ...cols.map(([, c]) => c));
+  const grid = sheet.getRange(first, left + 1, last - first + 1, right - left + 1).getValues();
+  const expected = withPatchedKeys(table, changes);
+  for (const r of expected.rows) {
+    if (r.rowNumber < first || r.rowNumber > last) continue;
+    if (String(grid[r.rowNumber - first]?.[keyCol - left] ?? '') !== String(r.record.キー)) return null;
+  }
+  const rows = table.rows.map((r) => {
+    if (r.rowNumber < first || r.rowNumber > last) return r;
+    const cells = grid[r.rowNumber - first] ?? [];
+    const record = { ...r.record };
+    for (const [h, c] of cols) record[h as LedgerHeader] = cellText(cells[c - left], h as LedgerHeader);
+    return { rowNumber: r.rowNumber, record };
+  });
+  return { ...table, rows };
+}
+
+/**
+ * Appends records under their headers in one write, then reads the キー column of the new rows back
+ * (one call): the count returned is what the sheet holds, so a summary never counts rows that were not
+ * written (DESIGN §9.7).
+ */
+export function appendLedgerRecords(records: readonly LedgerRecord[], sheet: Sheet = ledgerSheet()): number {
+  if (records.length === 0) return 0;
+  const keyCol = headerIndex(readHeaderRow(sheet)).get('キー');
+  const first = sheet.getLastRow() + 1;
   appendRecords(sheet, records);
+  if (keyCol === undefined) return 0;
+  SpreadsheetApp.flush();
+  const back = sheet.getRange(first, keyCol + 1, records.length, 1).getValues();
+  const wanted = new Set(records.map((r) => String(r.キー)));
+  return back.filter((r) => wanted.has(String(r[0]))).length;
+}
+
+/** The key a row's own data gives it (an MF line by its 明細ID, a CSV line by its content), or null. */
+function ownKey(record: LedgerRecord, taken: ReadonlyMap<string, unknown>): string | null {
+  const id = String(record.明細ID).trim();
+  if (id !== '') return mfKeyOf(id);
+  const amount = Number(record.金額);
+  if (!Number.isInteger(amount)) return null;
+  for (let n = 1; n <= 1000; n++) {
+    const k = csvKey(String(record.口座), String(record.取引日), amount, String(record.摘要), n);
+    if (!taken.has(k)) return k;
+  }
+  return null;
+}
+
+/** Rounds of write-and-check for key restores (a person sorting all the while). */
+const KEY_ROUNDS = 4;
+
+/**
+ * Gives rows their keys back (a person changed or cleared a キー; intake and reconcile prove which key
+ * is right). The other fields of these changes are written first, by the key the row has now. The key
+ * is the row's identity, which the move check relies on, so it is written by itself, a cell at a time
+ * right after a fresh read, and checked after: a row that a sort moved under the write, and that now
+ * holds a key not its own, gets its own key back (from its 明細ID or content). Rare: a few calls.
+ * Returns how many of the keys are back on the rows they belong to.
+ */
+export function restoreKeys(
+  table: LedgerTable,
+  changes: readonly RowChange[],
+  sheet: Sheet = ledgerSheet(),
+): { restored: number; withheld: RowChange[] } {
+  const rest: RowChange[] = changes.map((c) => {
+    const { キー: _key, ...patch } = c.patch;
+    return { ...c, patch };
+  });
+  const { withheld } = writeLedgerChanges(
+    table,
+    rest.filter((c) => Object.keys(c.patch).length > 0),
+    sheet,
+  );
+  const held = new Set(withheld.map((c) => c.rowNumber));
+  const wanted = changes
+    .filter((c) => typeof c.patch.キー === 'string' && !held.has(c.rowNumber))
+    .map((c) => ({ from: c.key, to: String(c.patch.キー) }));
+  const col = table.columns.get('キー');
+  if (wanted.length === 0 || col === undefined) return { restored: 0, withheld };
+  const fits = (r: LedgerRecord) => keyProblem(r) === null;
+  let restored = 0;
+  for (let round = 0; round <= KEY_ROUNDS; round++) {
+    const now = readLedger(sheet);
+    const byKey = indexByKey(now.rows);
+    const writes = new Map<number, string>();
+    // A row a sort put under one of our writes holds a key that is not its own: give it its own.
+    for (const w of wanted) {
+      for (const row of byKey.get(w.to) ?? []) {
+        if (fits(row.record)) continue;
+        const own = ownKey(row.record, byKey);
+        if (own) writes.set(row.rowNumber, own);
+      }
+    }
+    restored = wanted.filter((w) => (byKey.get(w.to) ?? []).some((r) => fits(r.record))).length;
+    for (const w of wanted) {
+      if ((byKey.get(w.to) ?? []).some((r) => fits(r.record))) continue;
+      const row = (byKey.get(w.from) ?? []).find((r) => !writes.has(r.rowNumber));
+      if (row && fits({ ...row.record, キー: w.to })) writes.set(row.rowNumber, w.to);
+    }
+    if (writes.size === 0 || round === KEY_ROUNDS) break;
+    for (const [rowNumber, key] of writes) sheet.getRange(rowNumber, col + 1).setValue(toCell(key));
+    SpreadsheetApp.flush();
+  }
+  return { restored, withheld };
 }

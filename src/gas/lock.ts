@@ -37,8 +37,8 @@ export const BUSY_MESSAGE = '別の実行が進行中です。しばらく待っ
  * Runs `fn` under the script lock, then flushes and releases (also when `fn` throws). Returns
  * null, without running `fn`, when another run holds the lock.
  */
-export function underScriptLock<T>(fn: () => T): { value: T } | null {
-  const lock = scriptLock();
+export function underScriptLock<T>(fn: () => T, waitMs: number = LOCK_WAIT_MS): { value: T } | null {
+  const lock = scriptLock(waitMs);
   if (!lock.acquire()) return null;
   try {
     return { value: fn() };

@@ -43,3 +43,44 @@ export function scriptStore(): KeyValuePort {
     },
   };
 }
+
+/** Property names whose values are secrets, or hold them (token caches, the OAuth2 library's store). */
+const SECRET_NAME = /KEY|SECRET|TOKEN|oauth2/i;
+/** Not secrets although their names say KEY: which setting, not the credential. */
+const NOT_SECRET = new Set([
+  'MF_OFFICE_CODE',
+  'AI_MODEL',
+  'AI_BASE_URL',
+  'MF_API_BASE_URL',
+  'MF_AUTH_BASE_URL',
+]);
+
+function stringsIn(value: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    const out: string[] = [];
+    const walk = (v: unknown) => {
+      if (typeof v === 'string') out.push(v);
+      else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x);
+    };
+    walk(parsed);
+    return out.length > 0 ? out : [value];
+  } catch (_e) {
+    return [value];
+  }
+}
+
+/**
+ * Every secret kicho holds (API keys, client secrets, tokens, the webhook secret), for the redaction of
+ * ログ lines and run errors (DESIGN §9.5): two reads, and never written anywhere.
+ */
+export function knownSecrets(): string[] {
+  const out: string[] = [];
+  for (const props of [PropertiesService.getScriptProperties(), PropertiesService.getUserProperties()]) {
+    for (const [name, value] of Object.entries(props.getProperties())) {
+      if (!SECRET_NAME.test(name) || NOT_SECRET.has(name) || typeof value !== 'string') continue;
+      for (const s of stringsIn(value)) if (s.length >= 8) out.push(s);
+    }
+  }
+  return out;
+}

@@ -3,6 +3,8 @@
  * last run saw (the lost-ledger guard), the last import window (the dry run's warning), and when the
  * last dry run was (初期設定's guide).
  */
+
+import { LEDGER_HEADERS } from '../core/schema';
 import { parseSelfTestRecord, type SelfTestRecord } from '../core/self-test';
 
 const LEDGER_ROWS = 'KICHO_LEDGER_ROWS';
@@ -42,4 +44,26 @@ export function readSelfTest(): SelfTestRecord | null {
 
 export function recordSelfTest(record: SelfTestRecord): void {
   PropertiesService.getScriptProperties().setProperty(SELF_TEST, JSON.stringify(record));
+}
+
+const LEDGER_LAYOUT = 'KICHO_LEDGER_LAYOUT';
+
+/** Row 1 of the 台帳 as the last run that found every header saw it: where 初期設定 puts a cleared header back. */
+export function rememberLedgerLayout(header: readonly unknown[]): void {
+  // Only our own headers: the value stays small and holds nothing people typed.
+  const ours = new Set<string>(LEDGER_HEADERS);
+  const cells = header.map((h) => String(h ?? '').trim()).map((h) => (ours.has(h) ? h : ''));
+  while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
+  const value = JSON.stringify(cells);
+  const props = PropertiesService.getScriptProperties();
+  if (props.getProperty(LEDGER_LAYOUT) !== value) props.setProperty(LEDGER_LAYOUT, value);
+}
+
+export function rememberedLedgerLayout(): string[] | null {
+  try {
+    const parsed = JSON.parse(PropertiesService.getScriptProperties().getProperty(LEDGER_LAYOUT) ?? 'null');
+    return Array.isArray(parsed) ? parsed.map(String) : null;
+  } catch (_e) {
+    return null;
+  }
 }

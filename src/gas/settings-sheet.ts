@@ -2,16 +2,29 @@
 import { columnLetter, headerIndex } from '../core/headers';
 import { type Masters, mastersFromRecords, mastersToRows } from '../core/masters';
 import { MASTER_HEADERS, SHEET } from '../core/schema';
-import { parseSettings, type SettingProblem, type SettingRow, type Settings } from '../core/settings';
-import { ensureSheet, replaceDataRows } from './workbook';
+import {
+  parseSettings,
+  type SettingProblem,
+  type SettingRow,
+  type Settings,
+  settingsSheetProblems,
+} from '../core/settings';
+import { replaceDataRows } from './workbook';
 
+/** The whole sheet in one read; a missing sheet reads as empty (preflight stops the runs that need it). */
 function allValues(name: string): unknown[][] {
-  return ensureSheet(name).sheet.getDataRange().getValues();
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name);
+  return sheet ? sheet.getDataRange().getValues() : [];
 }
 
+/** 設定 parsed, with every problem of its values and of the sheet itself (repeated, unknown, missing items). */
 export function readSettings(): { settings: Settings; problems: SettingProblem[] } {
-  const { rows, valueColumn } = readSettingRows();
-  return parseSettings(rows, columnLetter(valueColumn));
+  const { rows, itemColumn, valueColumn } = readSettingRows();
+  const parsed = parseSettings(rows, columnLetter(valueColumn));
+  return {
+    settings: parsed.settings,
+    problems: [...settingsSheetProblems(rows, columnLetter(itemColumn)), ...parsed.problems],
+  };
 }
 
 export function readRuleValues(): unknown[][] {

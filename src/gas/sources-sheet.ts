@@ -4,8 +4,10 @@ import { headerIndex } from '../core/headers';
 import { SHEET } from '../core/schema';
 import { appendRecords, ensureSheet } from './workbook';
 
+/** The sources listed; a missing sheet reads as none (preflight stops the runs that need it). */
 export function readSources(): CsvSource[] {
-  const values = ensureSheet(SHEET.sources).sheet.getDataRange().getValues();
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(SHEET.sources);
+  const values = sheet ? sheet.getDataRange().getValues() : [];
   const columns = headerIndex(values[0] ?? []);
   const records = values.slice(1).map((row) => {
     const record: Record<string, unknown> = {};

@@ -1,4 +1,5 @@
-import { headerIndex } from '../core/headers';
+import { headerIndex, missingHeaders } from '../core/headers';
+import { SHEET_SPECS } from '../core/schema';
 import { setCells, toCells } from './cells';
 
 /**
@@ -17,6 +18,25 @@ export function ensureSheet(name: string): { sheet: Sheet; created: boolean } {
   const existing = book.getSheetByName(name);
   if (existing) return { sheet: existing, created: false };
   return { sheet: book.insertSheet(name, book.getSheets().length), created: true };
+}
+
+/**
+ * A sheet only kicho writes (マスタ, 要確認, ドライラン, ログ): created when missing, and its headers put
+ * back when row 1 lost them — its rows are rewritten from the 台帳 or MF, so nothing of a person's is
+ * at stake (the sheets people keep data in are checked by preflight instead).
+ */
+export function systemSheet(name: string, headers: readonly string[]): Sheet {
+  const { sheet, created } = ensureSheet(name);
+  const header = readHeaderRow(sheet);
+  const missing = missingHeaders(header, headers);
+  if (missing.length === 0) return sheet;
+  if (header.every((h) => String(h).trim() === '')) {
+    sheet.getRange(1, 1, 1, headers.length).setValues([headers.slice()]);
+  } else {
+    appendHeaders(sheet, missing);
+  }
+  if (created) formatHeaderRow(sheet, headers.length);
+  return sheet;
 }
 
 /** Row 1 as written, trimmed of trailing empty cells. */
@@ -104,7 +124,7 @@ export function appendRows(sheet: Sheet, rows: unknown[][]): void {
  * under its headers: one clear and one write.
  */
 export function replaceDataRows(name: string, records: ReadonlyArray<Record<string, unknown>>): void {
-  const { sheet } = ensureSheet(name);
+  const sheet = systemSheet(name, SHEET_SPECS.find((spec) => spec.name === name)?.headers ?? []);
   const width = sheet.getLastColumn();
   const last = sheet.getLastRow();
   if (last > 1 && width > 0) sheet.getRange(2, 1, last - 1, width).clearContent();

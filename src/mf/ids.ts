@@ -41,4 +41,8 @@ export class IdMap<V> {
   get size(): number {
     return this.map.size;
   }
+
+  values(): IterableIterator<V> {
+    return this.map.values();
+  }
 }

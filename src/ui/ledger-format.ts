@@ -18,6 +18,7 @@ const STATE_COLOURS: ReadonlyArray<readonly [state: string, background: string, 
 ];
 
 const PROTECTION_NOTE = 'kicho: システムが書き込む列です';
+const HEADER_NOTE = 'kicho: 見出しの行です（列は見出しの文字で探します）';
 
 export function formatLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
   const width = sheet.getLastColumn();
@@ -69,8 +70,11 @@ export function formatLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
   }
 
   for (const p of sheet.getProtections(SpreadsheetApp.ProtectionType.RANGE)) {
-    if (p.getDescription() === PROTECTION_NOTE) p.remove();
+    const note = p.getDescription();
+    if (note === PROTECTION_NOTE || note === HEADER_NOTE) p.remove();
   }
+  // The headers are how every run finds its columns (DESIGN §3): a warning before anyone edits row 1.
+  sheet.getRange(1, 1, 1, width).protect().setDescription(HEADER_NOTE).setWarningOnly(true);
   for (const [header, col] of columns) {
     if (PEOPLE_COLUMNS.has(header)) continue;
     // Warning-only: people can still fix a cell, but are asked first.

@@ -275,6 +275,7 @@ describe('planCsvIntake', () => {
     const t = table(plan1.newRows);
     assert.deepEqual(planCsvIntake(t, first.lines, 'S', now), {
       newRows: [],
+      keyRestores: [],
       already: 2,
       overlapDates: [],
       alreadyInMf: 0,

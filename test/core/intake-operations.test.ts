@@ -28,8 +28,17 @@ const MASTERS: Masters = {
   fetchedAt: '2026-11-30T00:00:00Z',
 };
 
+/** An `mf:` row's 明細ID is its key's id unless a test says otherwise (DESIGN §2: the key fits the row). */
+function mfId(r: Record<string, unknown>, h: string): unknown {
+  const key = String(r.キー ?? '');
+  return h === '明細ID' && key.startsWith('mf:') ? key.slice(3) : '';
+}
+
 function table(rows: Record<string, unknown>[]) {
-  return parseLedger([LEDGER_HEADERS.slice(), ...rows.map((r) => LEDGER_HEADERS.map((h) => r[h] ?? ''))]);
+  return parseLedger([
+    LEDGER_HEADERS.slice(),
+    ...rows.map((r) => LEDGER_HEADERS.map((h) => r[h] ?? mfId(r, h))),
+  ]);
 }
 
 const line = (id: string, status = 'none', content: string | null = 'ｱﾏｿﾞﾝ'): StatementLine => ({
@@ -120,7 +129,8 @@ describe('operations (操作)', () => {
 describe('dry run', () => {
   test('lists what would be sent and warns about identical payloads, edits after posting, lost rows and window changes', () => {
     const done: Record<string, unknown> = {
-      キー: 'd1',
+      キー: 'mf:d1',
+      MF仕訳ID: 'j1',
       状態: '完了',
       取引日: '2026-10-01',
       金額: 5,
@@ -129,9 +139,23 @@ describe('dry run', () => {
     };
     done.指紋 = fingerprint({ ...(done as LedgerRecord), 入出金: '', 補助科目: '', 税区分: '', 取引先: '' });
     const t = table([
-      { キー: 'k1', 状態: '送信待ち', 取引日: '2026-10-01', 金額: 100, 摘要: 'テスト', 勘定科目: '消耗品費' },
-      { キー: 'k2', 状態: '送信待ち', 取引日: '2026-10-01', 金額: 100, 摘要: 'テスト', 勘定科目: '消耗品費' },
-      { キー: 'k3', 状態: '不明' },
+      {
+        キー: 'mf:k1',
+        状態: '送信待ち',
+        取引日: '2026-10-01',
+        金額: 100,
+        摘要: 'テスト',
+        勘定科目: '消耗品費',
+      },
+      {
+        キー: 'mf:k2',
+        状態: '送信待ち',
+        取引日: '2026-10-01',
+        金額: 100,
+        摘要: 'テスト',
+        勘定科目: '消耗品費',
+      },
+      { キー: 'mf:k3', 状態: '不明' },
       { ...done, 金額: 6 },
     ]);
     const plan = planDryRun(t, {
@@ -144,7 +168,7 @@ describe('dry run', () => {
       currentWindow: '2026-02-01..',
       taggedJournalsInMf: null,
     });
-    assert.deepEqual(plan.toSend, ['k1', 'k2']);
+    assert.deepEqual(plan.toSend, ['mf:k1', 'mf:k2']);
     assert.equal(plan.counts.照合待ち, 1);
     assert.equal(plan.counts.編集済み, 1);
     const text = plan.warnings.join('\n');

@@ -346,3 +346,34 @@ describe('embedded charts', () => {
       );
     }));
 });
+
+describe('Sheet.getRangeList', () => {
+  test('setValue writes every range of the list (coerced as typed), clearContent empties them, other cells untouched', () =>
+    withExec((ev) => {
+      ev(`${SH} sh.getRange('A1:A6').setValues([['a'],['b'],['c'],['d'],['e'],['f']])`);
+      ev(`${SH} sh.getRangeList(['A2', 'A4:A5']).setValue("'007")`);
+      assert.deepEqual(ev(`${SH} sh.getRange('A1:A6').getValues().map(function (r) { return r[0]; })`), [
+        'a',
+        '007',
+        'c',
+        '007',
+        '007',
+        'f',
+      ]);
+      ev(`${SH} sh.getRangeList(['A1', 'A6']).clearContent()`);
+      assert.deepEqual(ev(`${SH} sh.getRange('A1:A6').getValues().map(function (r) { return r[0]; })`), [
+        '',
+        '007',
+        'c',
+        '007',
+        '007',
+        '',
+      ]);
+      assert.equal(ev(`${SH} sh.getRangeList(['B2', 'C3:D4']).getRanges().length`), 2);
+    }));
+
+  test('a notation that is not a range is refused like getRange', () =>
+    withExec((ev) => {
+      assert.throws(() => ev(`${SH} sh.getRangeList(['A1', 'not a range']).setValue(1)`), /Range not found/);
+    }));
+});

@@ -10,7 +10,11 @@ import { type CaseResult, parallelDuplicate, timeoutThenRetry } from '../../sim/
 import { runBatch } from '../../sim/simulate/batch';
 import { CI_SEEDS } from '../../sim/simulate/ci';
 import { buildMutants, bundleDirOf, MUTANT_DESCRIPTIONS, MUTANTS } from '../../sim/simulate/mutants';
-import { SORT_INSIDE_A_LOCKED_WRITE } from '../../sim/simulate/regressions';
+import {
+  LEDGER_DELETED_WHILE_MF_LAGS,
+  SORT_INSIDE_A_WRITE_THROUGH,
+  TYPED_DURING_CLASSIFY_90097,
+} from '../../sim/simulate/regressions';
 import { runScenario } from '../../sim/simulate/run';
 
 const pool = new WorkerPool();
@@ -20,8 +24,10 @@ after(() => pool.close());
 const duplicates = (r: CaseResult) => Object.values(r.journals).filter((n) => n > 1).length;
 
 describe('the simulation finds what each test build breaks', () => {
-  // no-reorder-check needs people acting inside a locked write: its own case below.
-  for (const mutant of MUTANTS.filter((m) => m !== 'no-reorder-check')) {
+  // These need their own shrunk cases below (people acting inside a locked write; the 台帳 deleted
+  // while MF lags) rather than the whole CI seed set.
+  const ownCase = new Set(['no-reorder-check', 'no-people-yield', 'no-recent-sends']);
+  for (const mutant of MUTANTS.filter((m) => !ownCase.has(m))) {
     test(`${mutant} (${MUTANT_DESCRIPTIONS[mutant]}): a duplicate journal or a lost line within the CI seeds`, (t) => {
       const summary = runBatch({ seeds: CI_SEEDS, mutant, stop: true, shrink: false });
       const failing = summary.failing[0];
@@ -38,17 +44,36 @@ describe('the simulation finds what each test build breaks', () => {
   }
 });
 
-test('no-reorder-check: a sort inside a locked write makes a run post a line twice', () => {
-  const outcome = runScenario(SORT_INSIDE_A_LOCKED_WRITE, {
+test('no-reorder-check: a sort inside a locked write puts one line’s cells on another line’s row', () => {
+  const outcome = runScenario(SORT_INSIDE_A_WRITE_THROUGH, {
     bundleDir: bundleDirOf('no-reorder-check'),
     pool,
     peopleAnytime: true,
   });
   const kinds = outcome.violations.map((v) => v.kind);
   assert.ok(
-    kinds.some((k) => ['duplicate-journal', 'lost-line'].includes(k)),
+    kinds.some((k) => ['duplicate-journal', 'lost-line', 'duplicate-row', 'wrong-journal-id'].includes(k)),
     `found ${kinds.join(', ') || 'nothing'}`,
   );
+});
+
+test('no-people-yield: a person approving a row while classify writes loses what they typed', () => {
+  const outcome = runScenario(TYPED_DURING_CLASSIFY_90097, {
+    bundleDir: bundleDirOf('no-people-yield'),
+    pool,
+    peopleAnytime: true,
+  });
+  const kinds = outcome.violations.map((v) => v.kind);
+  assert.ok(kinds.includes('overwrote-person'), `found ${kinds.join(', ') || 'nothing'}`);
+});
+
+test('no-recent-sends: the 台帳 deleted while MF lags, and the lines are posted a second time', () => {
+  const outcome = runScenario(LEDGER_DELETED_WHILE_MF_LAGS, {
+    bundleDir: bundleDirOf('no-recent-sends'),
+    pool,
+  });
+  const kinds = outcome.violations.map((v) => v.kind);
+  assert.ok(kinds.includes('duplicate-journal'), `found ${kinds.join(', ') || 'nothing'}`);
 });
 
 describe('the acceptance cases fail on the builds they target', () => {

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { WorkerPool } from '../../sim/gas/interleave';
 import { bundleDirOf } from '../../sim/simulate/mutants';
-import { SORT_INSIDE_A_LOCKED_WRITE } from '../../sim/simulate/regressions';
+import { SORT_INSIDE_A_LOCKED_WRITE, SORT_INSIDE_A_WRITE_THROUGH } from '../../sim/simulate/regressions';
 import { runScenario } from '../../sim/simulate/run';
 
 const pool = new WorkerPool();
@@ -19,6 +19,16 @@ after(() => pool.close());
 
 test('a person sorting the 台帳 inside a run’s locked read–write does not make it post a line twice', () => {
   const outcome = runScenario(SORT_INSIDE_A_LOCKED_WRITE, {
+    bundleDir: bundleDirOf(),
+    pool,
+    trace: true,
+    peopleAnytime: true,
+  });
+  assert.deepEqual(outcome.violations, [], outcome.trace.join('\n'));
+});
+
+test('a sort inside a locked write with writes landing at once: every row keeps its own line (issue 14 bundle)', () => {
+  const outcome = runScenario(SORT_INSIDE_A_WRITE_THROUGH, {
     bundleDir: bundleDirOf(),
     pool,
     trace: true,

@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { describe, test } from 'node:test';
 import { WorkerPool } from '../../sim/gas/interleave';
 import { formatSummary, runParallel } from '../../sim/simulate/batch';
-import { CI_SEEDS } from '../../sim/simulate/ci';
+import { CI_ANYTIME_SEEDS, CI_SEEDS } from '../../sim/simulate/ci';
 import { bundleDirOf } from '../../sim/simulate/mutants';
 import { runSeed } from '../../sim/simulate/simulate';
 
@@ -31,6 +31,15 @@ describe('simulation', () => {
     const summary = await runParallel({ seeds: CI_SEEDS, jobs, shrink: false });
     t.diagnostic(formatSummary(summary).replaceAll('\n', ' | '));
     assert.equal(summary.seeds, CI_SEEDS.length);
+    assert.deepEqual(summary.emulatorErrors, []);
+    assert.equal(summary.failing.length, 0, formatSummary(summary));
+  });
+
+  test(`the CI seeds with people acting inside a run's locked write (${CI_ANYTIME_SEEDS.length} seeds, --people-anytime) violate no invariant`, async (t) => {
+    const jobs = Math.max(2, availableParallelism());
+    const summary = await runParallel({ seeds: CI_ANYTIME_SEEDS, jobs, shrink: false, peopleAnytime: true });
+    t.diagnostic(formatSummary(summary).replaceAll('\n', ' | '));
+    assert.equal(summary.seeds, CI_ANYTIME_SEEDS.length);
     assert.deepEqual(summary.emulatorErrors, []);
     assert.equal(summary.failing.length, 0, formatSummary(summary));
   });

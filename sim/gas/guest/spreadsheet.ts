@@ -680,6 +680,27 @@ export class TextFinder {
   }
 }
 
+/** Sheet.getRangeList: the same operation on several ranges of one sheet, in one call. */
+export class RangeList {
+  constructor(readonly refs: RangeRef[]) {}
+
+  getRanges(): Range[] {
+    return this.refs.map((r) => new Range(r));
+  }
+  setValue(value: unknown): RangeList {
+    call(S, 'setValueList', this.refs, value);
+    return this;
+  }
+  clearContent(): RangeList {
+    call(S, 'setValueList', this.refs, '');
+    return this;
+  }
+  clearFormat(): RangeList {
+    call(S, 'clearList', this.refs, { contents: false, formats: true, validations: false, notes: false });
+    return this;
+  }
+}
+
 export class Sheet {
   constructor(readonly id: number) {}
 
@@ -711,6 +732,9 @@ export class Sheet {
   }
   getDataRange(): Range {
     return new Range(call<RangeRef>(S, 'dataRange', this.id));
+  }
+  getRangeList(a1Notations: string[]): RangeList {
+    return new RangeList(call<RangeRef[]>(S, 'rangeListA1', this.id, a1Notations));
   }
   getLastRow(): number {
     return call<number>(S, 'lastRow', this.id);

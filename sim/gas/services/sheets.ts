@@ -220,6 +220,14 @@ export const SHEETS_SERVICE: ServiceTable = {
     checkRef(book(ctx).sheet(sh), { sh, r, c, h, w }),
   ),
   rangeA1: method('other', (ctx, sh: number | null, a1: string) => resolveA1(ctx, sh, a1)),
+  // Sheet.getRangeList(a1Notations): every notation resolved on the sheet, as one call.
+  rangeListA1: method('other', (ctx, sh: number, a1s: unknown) => {
+    if (!Array.isArray(a1s) || a1s.length === 0)
+      throw new GasError(
+        "The parameters () don't match the method signature for SpreadsheetApp.Sheet.getRangeList.",
+      );
+    return a1s.map((a1) => resolveA1(ctx, sh, String(a1)));
+  }),
   dataRange: method('read', (ctx, sh: number) => dataRange(readSheet(ctx, sh))),
   appendRow: method('write', (ctx, sh: number, values: unknown[]) => {
     if (!Array.isArray(values))
@@ -332,6 +340,11 @@ export const SHEETS_SERVICE: ServiceTable = {
     checkCellLengths(ctx, values);
     write(ctx, ref, { type: 'values', ref, values });
   }),
+  // RangeList.setValue(value) / clearContent(): every range of the list, as one call.
+  setValueList: method('write', (ctx, refs: RangeRef[], value: unknown) => {
+    checkCellLengths(ctx, [[value]]);
+    for (const ref of refs) write(ctx, ref, { type: 'values', ref, values: grid(ref, () => value) });
+  }),
   setFormulas: method('write', (ctx, ref: RangeRef, data: string[][] | { fill: string }) =>
     write(ctx, ref, {
       type: 'formulas',
@@ -349,6 +362,17 @@ export const SHEETS_SERVICE: ServiceTable = {
   ),
   setStyles: method('write', (ctx, ref: RangeRef, key: StyleKey, data: unknown[][] | { fill: unknown }) =>
     write(ctx, ref, { type: 'style', ref, key, values: expand(ref, data) }),
+  ),
+  // RangeList.clearFormat(): every range of the list, as one call.
+  clearList: method(
+    'write',
+    (
+      ctx,
+      refs: RangeRef[],
+      what: { contents: boolean; formats: boolean; validations: boolean; notes: boolean },
+    ) => {
+      for (const ref of refs) write(ctx, ref, { type: 'clear', ref, ...what });
+    },
   ),
   clear: method(
     'write',

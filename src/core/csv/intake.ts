@@ -4,8 +4,9 @@
  * nothing is dropped silently. Pure: the app layer reads and writes the sheets.
  */
 import { emptyRecord } from '../intake';
-import { csvDescriptionForm, csvKey, remoteTag } from '../keys';
-import { indexByKey, type LedgerRecord, type LedgerTable } from '../ledger';
+import { contentCounts, csvContentForm, keyProblem } from '../key-check';
+import { csvDescriptionForm, csvKey, isMfKey, remoteTag } from '../keys';
+import { indexByKey, type LedgerRecord, type LedgerRow, type LedgerTable, type RowChange } from '../ledger';
 import {
   type Direction,
   type LayoutChoice,
@@ -36,6 +37,8 @@ export interface CsvProblem {
 
 export interface CsvReading {
   layout: ResolvedLayout | null;
+  /** Lines imported but worth a look: a date far from today (DESIGN: dates far outside the books). */
+  notices: CsvProblem[];
   /** Header cells (for the dialog's column picker), or the first row when the file has no header. */
   header: string[];
   lines: CsvLine[];
@@ -51,6 +54,9 @@ function quote(text: string): string {
   const t = text.replace(/[\r\n]+/g, ' ');
   return t.length > QUOTED_TEXT ? `${t.slice(0, QUOTED_TEXT)}…` : t;
 }
+
+/** Google Sheets holds at most 50,000 characters in a cell: a longer value would fail the whole write. */
+export const CELL_TEXT_LIMIT = 50_000;
 
 const TOTAL_ROW = /^(合計|総合計|小計|計|お支払合計|ご利用合計|ご請求額|今回ご請求額|残高合計)/;
 const MOJIBAKE = '\ufffd';
@@ -75,6 +81,11 @@ function lineOf(
   const date = parseDate(f[layout.date]);
   if (!date.ok) return date;
   const description = f[layout.description];
+  if (description.length > CELL_TEXT_LIMIT)
+    return {
+      ok: false,
+      reason: `摘要が長すぎます（${description.length.toLocaleString('ja-JP')} 文字。シートのセルに入るのは ${CELL_TEXT_LIMIT.toLocaleString('ja-JP')} 文字まで）。この行は取り込みません。CSVのこの行の摘要を短くしてから、もう一度取り込んでください。`,
+    };
   let signed: number;
   if (layout.kind === 'split') {
     const out = parseAmount(f[layout.withdrawal]);
@@ -113,7 +124,27 @@ function lineOf(
  * date, amount and description within this file, so importing the same file again yields the same keys
  * and two genuine identical lines get two.
  */
-export function readCsv(text: string, source: string, choice?: LayoutChoice): CsvReading {
+/** Days ahead a statement date may lie (a card's scheduled payments) before it is called odd. */
+const FUTURE_DAYS = 31;
+/** Years back a line may lie: books are kept seven years (法人税法). */
+const PAST_YEARS = 7;
+
+/** A date a person should look at before it reaches the books, or null. */
+export function implausibleDate(date: string, today: string): string | null {
+  const day = 86_400_000;
+  const d = Date.parse(`${date}T00:00:00Z`);
+  const t = Date.parse(`${today}T00:00:00Z`);
+  if (!Number.isFinite(d) || !Number.isFinite(t)) return null;
+  if (d > t + FUTURE_DAYS * day)
+    return `取引日 ${date} は今日（${today}）より先の日付です。日付の列や年が正しいか確かめてください（行は取り込みました。違っていれば「除外」を選んでください）。`;
+  const [y, m, dd] = today.split('-').map(Number);
+  const floor = Date.UTC(y - PAST_YEARS, m - 1, dd);
+  if (d < floor)
+    return `取引日 ${date} は ${PAST_YEARS} 年以上前の日付です。日付の列や年が正しいか確かめてください（行は取り込みました。違っていれば「除外」を選んでください）。`;
+  return null;
+}
+
+export function readCsv(text: string, source: string, choice?: LayoutChoice, today?: string): CsvReading {
   const parsed = parseCsv(text);
   const records = parsed.records;
   const resolved = resolveLayout(records, choice);
@@ -127,6 +158,7 @@ export function readCsv(text: string, source: string, choice?: LayoutChoice): Cs
       header: first?.fields ?? [],
       lines: [],
       problems: [],
+      notices: [],
       fatal: `${garbled}${resolved.reason}`,
     };
   }
@@ -164,7 +196,14 @@ export function readCsv(text: string, source: string, choice?: LayoutChoice): Cs
     });
   }
   const header = layout.headerAt >= 0 ? records[layout.headerAt].fields : (first?.fields ?? []);
-  return { layout, header, lines, problems, fatal: null };
+  const notices: CsvProblem[] = [];
+  if (today) {
+    for (const l of lines) {
+      const odd = implausibleDate(l.date, today);
+      if (odd) notices.push({ line: l.line, reason: odd, text: quote(l.description) });
+    }
+  }
+  return { layout, header, lines, problems, notices, fatal: null };
 }
 
 export function csvRecord(line: CsvLine, source: string, now: string): LedgerRecord {
@@ -185,6 +224,8 @@ export function csvRecord(line: CsvLine, source: string, now: string): LedgerRec
 
 export interface CsvIntakePlan {
   newRows: LedgerRecord[];
+  /** Rows of this source whose key a person broke, given back the key this file's line has. */
+  keyRestores: RowChange[];
   /** Lines whose key is already in the 台帳 (the same file, or an overlapping one, imported before). */
   already: number;
   /** Dates on which this import adds rows next to rows an earlier import of the source added. */
@@ -192,6 +233,9 @@ export interface CsvIntakePlan {
   /** New rows added as 完了 because MF already holds a journal with their tag. */
   alreadyInMf: number;
 }
+
+export const CSV_KEY_RESTORED_MEMO =
+  'キーが書き換えられていたため、取り込み直したCSVの同じ明細（口座・取引日・金額・摘要が一致）からキーを元に戻しました。キーの列は変えないでください。';
 
 export const ALREADY_IN_MF_MEMO =
   'MFに同じ明細の仕訳（同じタグ）が既にあるため、登録せずに完了にしました。台帳が消えた後の取り込み直しなどで起きます。';
@@ -219,8 +263,36 @@ export function planCsvIntake(
   const overlap = new Set<string>();
   let already = 0;
   let alreadyInMf = 0;
+  // Rows of this source whose key no longer fits them, by content: the line they hold comes back in
+  // this file with its true key, which they get back (never a second row for one line).
+  const broken = new Map<string, LedgerRow[]>();
+  const counts = contentCounts(table.rows);
+  for (const r of table.rows) {
+    if (String(r.record.口座) !== source || isMfKey(String(r.record.キー)) || r.record.状態 === '除外')
+      continue;
+    const form = csvContentForm(r.record);
+    if (keyProblem(r.record, counts.get(form) ?? 1) === null) continue;
+    broken.set(form, [...(broken.get(form) ?? []), r]);
+  }
+  const keyRestores: RowChange[] = [];
   for (const line of lines) {
     if (byKey.has(line.key)) {
+      already += 1;
+      continue;
+    }
+    const form = csvContentForm({
+      口座: source,
+      取引日: line.date,
+      金額: line.amount,
+      摘要: line.description,
+    });
+    const row = broken.get(form)?.shift();
+    if (row) {
+      keyRestores.push({
+        key: String(row.record.キー),
+        rowNumber: row.rowNumber,
+        patch: { キー: line.key, 更新日時: now, メモ: CSV_KEY_RESTORED_MEMO },
+      });
       already += 1;
       continue;
     }
@@ -239,7 +311,7 @@ export function planCsvIntake(
       メモ: ALREADY_IN_MF_MEMO,
     });
   }
-  return { newRows, already, overlapDates: [...overlap].sort(), alreadyInMf };
+  return { newRows, keyRestores, already, overlapDates: [...overlap].sort(), alreadyInMf };
 }
 
 /** The overlap warning (DESIGN §2: a warning, not an error). */

@@ -16,10 +16,55 @@ export interface CsvParse {
   records: CsvRecord[];
   /** A quote left open at the end of the file: the rest of the file is one broken field. */
   unterminatedAt: number | null;
+  /** The field separator found in the file (banks also export tab- or semicolon-separated text). */
+  delimiter: Delimiter;
 }
 
-export function parseCsv(input: string): CsvParse {
+export type Delimiter = ',' | '\t' | ';';
+
+const CANDIDATES: readonly Delimiter[] = [',', '\t', ';'];
+/** Lines looked at to tell the separator. */
+const SAMPLE_LINES = 30;
+
+/**
+ * The separator of a file: the candidate that splits most of the first non-empty lines (outside
+ * quotes) into the same number of fields; a comma unless another one clearly does better.
+ */
+export function detectDelimiter(text: string): Delimiter {
+  const lines: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < text.length && lines.length < SAMPLE_LINES; i++) {
+    const ch = text[i];
+    if (ch === '"') quoted = !quoted;
+    if (!quoted && (ch === '\n' || ch === '\r')) {
+      if (current.trim() !== '') lines.push(current);
+      current = '';
+      continue;
+    }
+    // Quoted text cannot split a record: blank it out of the sample.
+    current += quoted ? ' ' : ch;
+  }
+  if (current.trim() !== '' && lines.length < SAMPLE_LINES) lines.push(current);
+  let best: Delimiter = ',';
+  let bestScore = 0;
+  for (const d of CANDIDATES) {
+    const counts = lines.map((l) => l.split(d).length - 1).filter((n) => n > 0);
+    if (counts.length === 0) continue;
+    const freq = new Map<number, number>();
+    for (const n of counts) freq.set(n, (freq.get(n) ?? 0) + 1);
+    const score = Math.max(...freq.values());
+    if (score > bestScore) {
+      best = d;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+export function parseCsv(input: string, delimiter?: Delimiter): CsvParse {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  const sep = delimiter ?? detectDelimiter(text);
   const records: CsvRecord[] = [];
   let fields: string[] = [];
   let field = '';
@@ -58,7 +103,7 @@ export function parseCsv(input: string): CsvParse {
       field = '';
       quoted = true;
       i += 1;
-    } else if (ch === ',') {
+    } else if (ch === sep) {
       fields.push(field);
       field = '';
       i += 1;
@@ -76,5 +121,5 @@ export function parseCsv(input: string): CsvParse {
   if (quoted) unterminatedAt = startLine;
   // The last record when the file does not end with a line break.
   if (field !== '' || fields.length > 0 || quoted) end(text.length);
-  return { records, unterminatedAt };
+  return { records, unterminatedAt, delimiter: sep };
 }
