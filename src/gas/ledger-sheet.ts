@@ -352,7 +352,12 @@ export function restoreKeys(
       if (row && fits({ ...row.record, キー: w.to })) writes.set(row.rowNumber, w.to);
     }
     if (writes.size === 0 || round === KEY_ROUNDS) break;
-    for (const [rowNumber, key] of writes) sheet.getRange(rowNumber, col + 1).setValue(toCell(key));
+    // One cell each (a block over the span would write rows a sort may have moved), one writer.
+    setCellBlocks(
+      sheet,
+      [...writes].map(([rowNumber, key]) => ({ row: rowNumber, column: col + 1, cells: [[toCell(key)]] })),
+      ledgerTextChecked() !== null,
+    );
     SpreadsheetApp.flush();
   }
   return { restored, withheld };

@@ -55,16 +55,26 @@ const NOT_SECRET = new Set([
   'MF_AUTH_BASE_URL',
 ]);
 
+/**
+ * Fields of a stored JSON value that hold a credential. The rest (officeCode, scope, expiry …) are not
+ * secrets, and redacting them would blank the very words a message needs (the office, the permission).
+ */
+const SECRET_FIELD =
+  /^(token|access_?token|refresh_?token|id_?token|client_?secret|api_?key|secret|password|code_?verifier)$/i;
+
 function stringsIn(value: string): string[] {
   try {
     const parsed: unknown = JSON.parse(value);
     const out: string[] = [];
-    const walk = (v: unknown) => {
-      if (typeof v === 'string') out.push(v);
-      else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x);
+    const walk = (v: unknown, field: string | null) => {
+      if (typeof v === 'string') {
+        if (field === null || SECRET_FIELD.test(field)) out.push(v);
+      } else if (Array.isArray(v)) for (const x of v) walk(x, field);
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
     };
-    walk(parsed);
-    return out.length > 0 ? out : [value];
+    walk(parsed, null);
+    // A JSON value with no credential field in it holds no secret; a plain string is the secret itself.
+    return typeof parsed === 'object' && parsed !== null ? out : [value];
   } catch (_e) {
     return [value];
   }

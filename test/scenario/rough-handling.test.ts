@@ -526,7 +526,7 @@ describe('honest summaries', () => {
     summary(w.run('postApproved'));
     assert.ok(token.length >= 16, 'the token was seen');
     const memo = String(w.ledger().find((r) => r.キー === k)?.メモ);
-    assert.match(memo, /MFが登録を拒否しました/);
+    assert.match(memo, /MFが登録を受け付けませんでした/);
     assert.ok(!memo.includes(token.slice(0, 12)), memo);
     const b64 = Buffer.from(`user:${token}`).toString('base64');
     for (let i = 0; i + 8 <= b64.length - 8; i += 4)
