@@ -2,6 +2,7 @@
  * DESIGN §9's invariants, checked on the world (the spreadsheet as stored) and the fake MF's books.
  */
 import { remoteTag } from '../../src/core/keys';
+import { canonicalId } from '../../src/mf/ids';
 import type { World } from '../gas/world';
 import { TEST_API_KEY } from '../mf/fake-mf';
 import { records } from '../person';
@@ -38,6 +39,28 @@ export interface Expectations {
   settled: boolean;
   /** MF's description of each line (id → content), to check 摘要 reads back exactly. */
   descriptions?: ReadonlyMap<string, string>;
+  /** MF keeps the tags journalize is sent (default true): a 完了 row's journal must then carry its tag. */
+  tagsKept?: boolean;
+}
+
+type JournalLike = { id: string; tags: string[]; transaction_id: string | null };
+
+/** Which line a journal is for: its statement line (by canonical id), else its kicho tag; null if neither. */
+export function journalIdentity(j: JournalLike): string | null {
+  if (j.transaction_id) return `mf#${canonicalId(j.transaction_id)}`;
+  const tag = j.tags.find((t) => /^kc-[0-9a-f]{16}$/.test(t));
+  return tag ? `tag#${tag}` : null;
+}
+
+function rowIdentity(r: Record<string, unknown>): string {
+  const key = String(r.キー);
+  return key.startsWith('mf:') ? `mf#${canonicalId(key.slice(3))}` : `tag#${remoteTag(key)}`;
+}
+
+/** Journals in MF for rows of the 台帳 (what the summary counts as posted). */
+export function journalsForLedger(world: World, journals: readonly JournalLike[]): number {
+  const mine = new Set(records(world, '台帳').map(rowIdentity));
+  return journals.filter((j) => mine.has(journalIdentity(j) ?? '')).length;
 }
 
 /** Keys on the 台帳 now (for row-deletion tracking). */
@@ -55,23 +78,25 @@ export function checkInvariants(
   const out: Violation[] = [];
   const rows = records(world, '台帳').filter((r) => String(r.キー) !== '');
 
-  // 1. Never two MF journals for one key; never a journal for an 除外 row.
-  const byTag = new Map<string, string[]>();
+  // 1. Never two MF journals for one key; never a journal for an 除外 row. A statement line's journals are
+  // found by transaction_id (journalize may keep no tags: mfWorldOf), a CSV line's by its tag.
+  const byIdentity = new Map<string, string[]>();
   for (const j of journals) {
-    for (const t of j.tags) if (/^kc-[0-9a-f]{16}$/.test(t)) byTag.set(t, [...(byTag.get(t) ?? []), j.id]);
+    const id = journalIdentity(j);
+    if (id) byIdentity.set(id, [...(byIdentity.get(id) ?? []), j.id]);
   }
-  const keyOfTag = new Map(rows.map((r) => [remoteTag(String(r.キー)), String(r.キー)]));
-  for (const [tag, ids] of byTag) {
+  const keyOf = new Map(rows.map((r) => [rowIdentity(r), String(r.キー)]));
+  for (const [identity, ids] of byIdentity) {
     if (ids.length > 1) {
       out.push({
         kind: 'duplicate-journal',
-        detail: `${ids.length} journals for ${keyOfTag.get(tag) ?? tag}: ${ids.join(', ')}`,
+        detail: `${ids.length} journals for ${keyOf.get(identity) ?? identity}: ${ids.join(', ')}`,
       });
     }
   }
   for (const r of rows) {
     if (r.状態 !== '除外') continue;
-    const ids = byTag.get(remoteTag(String(r.キー)));
+    const ids = byIdentity.get(rowIdentity(r));
     if (ids)
       out.push({ kind: 'journal-for-excluded', detail: `${r.キー} is 除外 but MF has ${ids.join(', ')}` });
   }
@@ -94,23 +119,27 @@ export function checkInvariants(
     }
   }
 
-  // 2 (cont.). A 完了 row stands for a journal in MF: one carrying its tag (every journal of these lines is
-  // kicho's), and MF仕訳ID, when set, is that journal. A row marked 完了 without one is a line lost for the books.
-  const tagOfJournal = new Map(journals.map((j) => [j.id, j.tags.find((t) => /^kc-[0-9a-f]{16}$/.test(t))]));
+  // 2 (cont.). A 完了 row stands for a journal in MF (every journal of these lines is kicho's), carrying its
+  // tag where MF keeps tags, and MF仕訳ID, when set, is that journal. A row marked 完了 without one is a
+  // line lost for the books.
+  const byId = new Map(journals.map((j) => [j.id, j]));
   for (const r of rows) {
     if (r.状態 !== '完了') continue;
+    const identity = rowIdentity(r);
     const tag = remoteTag(String(r.キー));
-    if (!byTag.has(tag)) {
-      out.push({
-        kind: 'completed-without-journal',
-        detail: `${r.キー} is 完了 but MF has no journal for it`,
-      });
+    const mine = byIdentity.get(identity) ?? [];
+    if (mine.length === 0) {
+      out.push({ kind: 'completed-without-journal', detail: `${r.キー} is 完了 but MF has no journal for it` });
+    } else if (e.tagsKept !== false && !mine.some((id) => byId.get(id)?.tags.includes(tag))) {
+      out.push({ kind: 'completed-without-journal', detail: `${r.キー} is 完了 but no journal carries its tag` });
     }
     const id = String(r.MF仕訳ID);
-    if (id !== '' && tagOfJournal.get(id) !== tag) {
+    if (id !== '' && !mine.includes(id)) {
+      const other = byId.get(id);
+      const of = other ? keyOf.get(journalIdentity(other) ?? '') : undefined;
       out.push({
         kind: 'wrong-journal-id',
-        detail: `${r.キー} has MF仕訳ID ${id}, ${tagOfJournal.has(id) ? `a journal of ${keyOfTag.get(tagOfJournal.get(id) ?? '') ?? 'another line'}` : 'which MF does not have'}`,
+        detail: `${r.キー} has MF仕訳ID ${id}, ${other ? `a journal of ${of ?? 'another line'}` : 'which MF does not have'}`,
       });
     }
   }

@@ -5,14 +5,20 @@
 import { csvDryRunWarnings } from '../core/csv/warnings';
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
 import { scriptJson } from '../core/html';
-import { isRemoteTag } from '../core/keys';
+import { isKichoJournal, mfBehaviourWarnings } from '../core/mf-behaviour';
 import type { RuleFinding } from '../core/rule-diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { selfTestWarnings } from '../core/self-test';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
 import { connectionMode, mfClient, officeRefusal } from '../gas/mf-connection';
-import { lastImportWindow, lastLedgerRows, readSelfTest, recordDryRun } from '../gas/run-state';
+import {
+  lastImportWindow,
+  lastLedgerRows,
+  readMfBehaviour,
+  readSelfTest,
+  recordDryRun,
+} from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { replaceDataRows } from '../gas/workbook';
@@ -44,6 +50,7 @@ export function computeDryRun(ctx: RunContext): {
   const otherOffice = connectionMode() === 'none' ? null : officeRefusal();
   if (otherOffice) plan.warnings.unshift(otherOffice);
   plan.warnings.push(...selfTestWarnings(readSelfTest()));
+  plan.warnings.push(...mfBehaviourWarnings(readMfBehaviour(), settings.graceMinutes));
   return {
     plan,
     settingsProblems: problems.map((p) => `${p.cell} ${p.message}`),
@@ -57,9 +64,10 @@ export function computeDryRun(ctx: RunContext): {
  */
 function taggedJournals(start: string, end: string): number | null {
   try {
+    const behaviour = readMfBehaviour();
     return mfClient()
       .journalsBetween(start, end)
-      .filter((j) => j.tags.some(isRemoteTag)).length;
+      .filter((j) => isKichoJournal(j, behaviour)).length;
   } catch (_e) {
     return null;
   }

@@ -14,13 +14,14 @@ import {
   newSource,
   sourceNameProblem,
 } from '../core/csv/sources';
+import { MF_BEHAVIOUR_MSG } from '../core/mf-behaviour';
 import { redactSecrets } from '../core/redact';
 import { importBlockedBy } from '../core/self-test';
 import { decodeCsvBase64 } from '../gas/csv-file';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
-import { readSelfTest, recordLedgerRows } from '../gas/run-state';
+import { readMfBehaviour, readSelfTest, recordLedgerRows } from '../gas/run-state';
 import { readMasters } from '../gas/settings-sheet';
 import { appendSource, readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
@@ -78,6 +79,9 @@ export function runImportCsv(
 ): RunResult {
   const blocked = importBlockedBy(readSelfTest());
   if (blocked) return { ok: false, count: 0, messages: [blocked], blocked: true };
+  // MF keeps no tags on POST /journals here: a CSV line could not be reconciled once sent.
+  if (readMfBehaviour()?.createTags === 'dropped')
+    return { ok: false, count: 0, messages: [MF_BEHAVIOUR_MSG.csvRefused], blocked: true };
   const nameProblem = sourceNameProblem(String(sourceName ?? ''));
   if (nameProblem) return { ok: false, count: 0, messages: [nameProblem] };
   if (typeof text !== 'string' || text.trim() === '')

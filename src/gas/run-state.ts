@@ -3,6 +3,7 @@
  * last run saw (the lost-ledger guard), the last import window (the dry run's warning), and when the
  * last dry run was (初期設定's guide).
  */
+import { type MfBehaviour, parseMfBehaviour } from '../core/mf-behaviour';
 import { parseSelfTestRecord, type SelfTestRecord } from '../core/self-test';
 
 const LEDGER_ROWS = 'KICHO_LEDGER_ROWS';
@@ -42,4 +43,15 @@ export function readSelfTest(): SelfTestRecord | null {
 
 export function recordSelfTest(record: SelfTestRecord): void {
   PropertiesService.getScriptProperties().setProperty(SELF_TEST, JSON.stringify(record));
+}
+
+/** What 本番前チェック saw MF do in this office (core/mf-behaviour.ts); null before its posting check. */
+const MF_BEHAVIOUR = 'KICHO_MF_BEHAVIOUR';
+
+export function readMfBehaviour(): MfBehaviour | null {
+  return parseMfBehaviour(PropertiesService.getScriptProperties().getProperty(MF_BEHAVIOUR));
+}
+
+export function recordMfBehaviour(behaviour: MfBehaviour): void {
+  PropertiesService.getScriptProperties().setProperty(MF_BEHAVIOUR, JSON.stringify(behaviour));
 }

@@ -3,7 +3,8 @@ import { columnLetter, headerIndex } from '../core/headers';
 import { type Masters, mastersFromRecords, mastersToRows } from '../core/masters';
 import { MASTER_HEADERS, SHEET } from '../core/schema';
 import { parseSettings, type SettingProblem, type SettingRow, type Settings } from '../core/settings';
-import { ensureSheet, replaceDataRows } from './workbook';
+import { setCells, toCell } from './cells';
+import { appendRecords, ensureSheet, replaceDataRows } from './workbook';
 
 function allValues(name: string): unknown[][] {
   return ensureSheet(name).sheet.getDataRange().getValues();
@@ -50,4 +51,13 @@ export function readSettingRows(): { rows: SettingRow[]; itemColumn: number; val
     rowNumber: i + 2,
   }));
   return { rows, itemColumn, valueColumn };
+}
+
+/** Writes one 設定 value (the row of its 項目, or a new row): for a value kicho itself adjusts. */
+export function writeSetting(item: string, value: string): void {
+  const { rows, valueColumn } = readSettingRows();
+  const { sheet } = ensureSheet(SHEET.settings);
+  const row = rows.find((r) => r.item.trim() === item);
+  if (row) setCells(sheet.getRange(row.rowNumber, valueColumn + 1), [[toCell(value)]]);
+  else appendRecords(sheet, [{ 項目: item, 値: value }]);
 }
