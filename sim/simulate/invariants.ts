@@ -129,9 +129,15 @@ export function checkInvariants(
     const tag = remoteTag(String(r.キー));
     const mine = byIdentity.get(identity) ?? [];
     if (mine.length === 0) {
-      out.push({ kind: 'completed-without-journal', detail: `${r.キー} is 完了 but MF has no journal for it` });
+      out.push({
+        kind: 'completed-without-journal',
+        detail: `${r.キー} is 完了 but MF has no journal for it`,
+      });
     } else if (e.tagsKept !== false && !mine.some((id) => byId.get(id)?.tags.includes(tag))) {
-      out.push({ kind: 'completed-without-journal', detail: `${r.キー} is 完了 but no journal carries its tag` });
+      out.push({
+        kind: 'completed-without-journal',
+        detail: `${r.キー} is 完了 but no journal carries its tag`,
+      });
     }
     const id = String(r.MF仕訳ID);
     if (id !== '' && !mine.includes(id)) {

@@ -4,12 +4,12 @@
  * people would type — 取込開始日/取込終了日 around the lines, 自動実行 オン, rules that approve most lines.
  */
 
+import { graceForLag } from '../../src/core/mf-behaviour';
 import { clockEvent, Emulator } from '../gas/index';
 import { type SheetsWorld, sheetsOptions } from '../gas/switches';
 import type { World } from '../gas/world';
 import { FakeMf, TEST_API_KEY } from '../mf/fake-mf';
 import { buildDataset, TEST_OFFICE_CODE } from '../mf/seed';
-import { graceForLag } from '../../src/core/mf-behaviour';
 import { addRules, EXAMPLE_RULES, setSetting } from '../person';
 import { MfView } from './mf-view';
 
@@ -128,7 +128,8 @@ export function mfWorldOf(seed: number, lagMinutes: number): MfWorld {
 
 /** The world's switch values as counted in the simulation's summary. */
 export function mfWorldLabels(m: MfWorld, permissive: boolean): string[] {
-  const lag = m.lagMinutes === 0 ? 'lag 0' : m.lagMinutes < 10 ? 'lag 1-9 min' : 'lag 21-29 min, 照合猶予 raised';
+  const lag =
+    m.lagMinutes === 0 ? 'lag 0' : m.lagMinutes < 10 ? 'lag 1-9 min' : 'lag 21-29 min, 照合猶予 raised';
   return [
     permissive ? 'second journalize duplicates' : 'second journalize refused',
     `refusal ${m.secondJournalize}`,
