@@ -157,6 +157,11 @@ export function selfTestStep(): { done: boolean; detail: string } {
       done: false,
       detail: `${tokyoTime(record.at)} に NG がありました。シート「自己診断」を見て直してください。`,
     };
+  if (record.pending.length > 0)
+    return {
+      done: false,
+      detail: `まだ行っていない項目があります（${record.pending.join('、')}）。本番前チェックの画面で、内容を確かめてチェックを入れてください。`,
+    };
   return {
     done: true,
     detail: `${tokyoTime(record.at)} に合格しました${record.cautions.length ? `（注意 ${record.cautions.length} 件）` : ''}。`,

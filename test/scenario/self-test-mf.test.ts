@@ -168,6 +168,35 @@ describe('the MF items in the default world', () => {
     onceEach(w);
   });
 
+  test('the second run is a real check: a 台帳 that lost the 完了 in between is sent again, and that is an NG that stops posting', () => {
+    const w = ready({ permissiveJournalize: true });
+    const first = waiting(w)[0];
+    const key = String(first.キー);
+    let undone = false;
+    // While the check looks for the journal in MF (after the first posting settled and was read back), the
+    // row goes back to 送信待ち, as if the write was lost.
+    w.emu.world.beforeCall = () => {
+      const log = w.mf.requestLog;
+      const at = log.findIndex((e) => e.path === JOURNALIZE);
+      const looking = at >= 0 && log.slice(at).some((e) => e.path.startsWith(`${JOURNALS}/`));
+      if (!undone && looking) {
+        undone = true;
+        w.edit(key, '状態', '送信待ち');
+      }
+      return undefined;
+    };
+    const { done, posting } = postingCheck(w);
+    w.emu.world.beforeCall = undefined;
+    assert.ok(undone);
+    assert.equal(posting.result, 'NG', posting.detail);
+    assert.equal(posting.blocksPosting, true);
+    assert.match(posting.detail, /同じ登録をもう一度実行したところ、MF に 1 件送りました/);
+    assert.equal(done.passed, false);
+    const n = creates(w);
+    assert.equal(post(w).ok, false);
+    assert.equal(creates(w), n);
+  });
+
   test('a tick for a line that changed since the question asks again and sends nothing', () => {
     const w = ready();
     const asked = selfTest(w);
@@ -239,6 +268,21 @@ describe('connection, office and permissions', () => {
     const n = creates(w);
     confirm(w, ['mf-posting']);
     assert.equal(creates(w), n);
+  });
+});
+
+describe('a check after an NG', () => {
+  test('the NG fixed: the next check passes it and posts its one line in the same run (the old record does not block it)', () => {
+    const w = ready();
+    w.emu.world.spreadsheet.automaticApostrophe = 'kept';
+    assert.equal(selfTest(w).passed, false);
+    assert.equal(post(w).ok, false, 'posting stopped by the NG');
+    w.emu.world.spreadsheet.automaticApostrophe = 'stripped';
+    const { done, posting } = postingCheck(w);
+    assert.equal(posting.result, 'OK', posting.detail);
+    assert.equal(done.passed, true);
+    assert.ok(post(w).posted > 0);
+    onceEach(w);
   });
 });
 
@@ -458,6 +502,23 @@ describe('MF switch: whether a 5xx on a create can commit', () => {
       for (let i = 0; i < 4; i++) w.emu.advance(15 * MINUTE);
       onceEach(w);
       assert.equal(w.ledger().filter((r) => r.状態 === '不明').length, 0);
+    });
+  }
+});
+
+describe('MF switch: whether a 429 carries Retry-After', () => {
+  for (const retryAfterSeconds of [undefined, 2]) {
+    test(`429 on journalize ${retryAfterSeconds ? 'with' : 'without'} Retry-After: the row waits, backs off, and posts once later`, () => {
+      const w = ready();
+      const before = waiting(w).length;
+      w.mf.injectFault({ kind: '429', match: { method: 'POST', path: JOURNALIZE }, retryAfterSeconds });
+      const first = post(w);
+      assert.equal(first.posted, before - 1);
+      const back = waiting(w);
+      assert.equal(back.length, 1);
+      assert.match(String(back[0].メモ), /MFが混み合っていたため送信を見送りました/);
+      assert.equal(post(w).posted, 1);
+      onceEach(w);
     });
   }
 });
