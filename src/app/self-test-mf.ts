@@ -243,7 +243,10 @@ function messageOf(e: unknown): string {
 }
 
 /** One run of the normal posting protocol for exactly this key (a dry run's plan of one row). */
-function postOnly(ctx: SelfTestContext, key: string): { creates: { status: number | null; at: number }[] } {
+function postOnly(
+  ctx: SelfTestContext,
+  key: string,
+): { creates: { status: number | null; at: number }[]; refused: string | null } {
   const { settings } = readSettings();
   const masters = readMasters();
   const token = planToken(readLedger(), {
@@ -256,7 +259,10 @@ function postOnly(ctx: SelfTestContext, key: string): { creates: { status: numbe
   const result = runPost(ctx.run, ctx.mfClient(), { token, keys: [key] }, { selfTest: true });
   const creates = ctx.mfLog.slice(from).filter(isCreate);
   ctx.postMessages = result.messages;
-  return { creates };
+  // A guard refused the whole run before claiming (another office, a lost 台帳, an unrepaired 台帳).
+  const refused =
+    result.ok === false && result.count === 0 && creates.length === 0 ? result.messages[0] : null;
+  return { creates, refused: refused ?? null };
 }
 
 interface Seen {
@@ -393,8 +399,12 @@ function judge(
 
 /** The same posting again: nothing may be sent, and the row stays 完了 with the same journal. */
 function secondRun(ctx: SelfTestContext, out: Outcome, p: PendingCheck): void {
-  const { creates } = postOnly(ctx, p.key);
+  const { creates, refused } = postOnly(ctx, p.key);
   const row = findRow(p.key);
+  if (refused) {
+    out.add(`同じ登録をもう一度実行して確かめることは、できませんでした（${refused}）。`, '注意');
+    return;
+  }
   if (creates.length === 0 && row?.record.状態 === '完了' && String(row.record.MF仕訳ID) === p.journalId) {
     out.add('同じ登録をもう一度実行し、2 回目は何も送られないことを確かめました。');
     return;

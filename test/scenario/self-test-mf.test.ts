@@ -286,6 +286,21 @@ describe('a check after an NG', () => {
   });
 });
 
+describe('the posting check goes through the posting guards', () => {
+  test('a 台帳 far smaller than last time: nothing is sent, no prompt, and it says why', () => {
+    const w = ready();
+    // The last run saw ten times the rows there are now (rows were deleted by mistake).
+    w.emu.world.properties.script.set('KICHO_LEDGER_ROWS', String(w.ledger().length * 10));
+    const prompts = () => w.emu.world.ui.events.filter((e) => e.type === 'prompt').length;
+    const before = { prompts: prompts(), creates: creates(w) };
+    const { posting } = postingCheck(w);
+    assert.equal(posting.result, '注意', posting.detail);
+    assert.match(posting.detail, /台帳の行が前回（\d+ 行）より大きく減っています/);
+    assert.equal(prompts(), before.prompts);
+    assert.equal(creates(w), before.creates);
+  });
+});
+
 describe('MF switches: second journalize, per_page cap, transaction_id spelling', () => {
   for (const fake of [
     { permissiveJournalize: true },
@@ -474,6 +489,7 @@ describe('MF switch: how long a new journal takes to show in listings', () => {
     assert.match(p?.detail ?? '', /前回（.*）の本番前チェックで登録した台帳 \d+ 行目/);
     assert.match(p?.detail ?? '', /登録から約 1[0-3] 分以内/);
     assert.match(p?.detail ?? '', /照合猶予（分）を 15 分から (30|35) 分にしました/);
+    assert.match(p?.detail ?? '', /2 回目は何も送られないことを確かめました/, 'the protocol ran again');
     assert.equal(later.passed, true);
     assert.equal(behaviour(w).pending, undefined);
     assert.match(grace(w), /^(30|35)$/);
