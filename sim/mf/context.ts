@@ -34,6 +34,18 @@ export interface ApiSettings {
    * `trial-balance-null-rows`).
    */
   trialBalanceLeafRows: 'empty' | 'null';
+  /**
+   * Whether a journal keeps the `tags` its create request carried: journalize's and POST /journals' both
+   * declare tags [D], but whether MF stores them is unverified (mf-api.md §15). 'dropped' stores none
+   * (difference `tags-dropped`).
+   */
+  tagsOnJournalize: 'kept' | 'dropped';
+  tagsOnCreate: 'kept' | 'dropped';
+  /**
+   * Virtual ms a new journal stays out of GET /journals after its 201, and a journalized line keeps
+   * showing `none` in GET /transactions (eventual consistency, unverified: mf-api.md §10). 0 = at once.
+   */
+  listingLagMs: number;
 }
 
 export class ApiContext {

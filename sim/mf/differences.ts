@@ -110,8 +110,16 @@ export const DIFFERENCES = {
   },
   'visibility-lag': {
     kind: 'behaviour',
-    summary: 'A new journal can stay out of GET /journals for some listings after its 201.',
+    summary:
+      'A new journal can stay out of GET /journals after its 201: for some listing calls (the visibility-lag fault), or for some time (listingLagMs, while its line still lists as none).',
     evidence: '[I] unverified (mf-api.md §10, §15)',
+  },
+  'tags-dropped': {
+    kind: 'behaviour',
+    summary:
+      'With tagsOnJournalize or tagsOnCreate "dropped", the journal keeps none of the tags its request carried (the answer and every later read show tags: []).',
+    evidence:
+      '[I] both requests declare tags [D], but no public source shows MF storing them for journalize (mf-api.md §15)',
   },
   'retry-after': {
     kind: 'behaviour',

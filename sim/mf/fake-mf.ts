@@ -81,6 +81,15 @@ export interface FakeMfOptions {
   appName?: string;
   /** Listing calls (GET /journals) every new journal stays invisible for (default 0). */
   journalVisibilityLag?: number;
+  /**
+   * Virtual ms every new journal stays out of GET /journals, and a journalized line shows `none` in
+   * GET /transactions, after the 201 (default 0: at once). By-id reads (GET /journals/{id}) see it at once.
+   */
+  listingLagMs?: number;
+  /** Whether journalize keeps the request's tags (default 'kept'; unverified, mf-api.md §15). */
+  tagsOnJournalize?: 'kept' | 'dropped';
+  /** Whether POST /journals keeps the request's tags (default 'kept'). */
+  tagsOnCreate?: 'kept' | 'dropped';
   /** Automatic 429s above this rate (off by default). */
   rateLimit?: RateLimit;
   /** Replaces the generated dataset. */
@@ -181,6 +190,9 @@ export class FakeMf {
       journalsPerPageMax: options.journalsPerPageMax ?? 10_000,
       transactionIdForm: options.transactionIdForm ?? 'as-listed',
       trialBalanceLeafRows: options.trialBalanceLeafRows ?? 'empty',
+      tagsOnJournalize: options.tagsOnJournalize ?? 'kept',
+      tagsOnCreate: options.tagsOnCreate ?? 'kept',
+      listingLagMs: options.listingLagMs ?? 0,
     };
     this.otherDataset = options.otherOffice ? otherOfficeDataset(this.seed) : undefined;
     this.apiKeys = options.apiKeys ?? {

@@ -86,12 +86,14 @@ export function journalize(ctx: ApiContext): HttpResponse {
     create_time: now,
     update_time: now,
     branches: [branch],
-    tags,
+    // Whether journalize keeps the tags it was sent is unverified (difference tags-dropped).
+    tags: ctx.settings.tagsOnJournalize === 'dropped' ? [] : tags,
     memo: ctx.stampMemo(memo),
     voucher_file_ids: [],
     transaction_id: tx.id,
   };
   store.insertJournal(record, ctx.settings.journalVisibilityLag);
+  if (ctx.settings.listingLagMs > 0) store.lagInListings(record, ctx.nowMs + ctx.settings.listingLagMs);
   tx.journalizing_status = 'registered';
   return jsonResponse(201, { journal: renderJournal(store, record, ctx.settings) });
 }

@@ -62,7 +62,7 @@ export function listJournals(ctx: ApiContext): HttpResponse {
     .journals()
     .filter(
       (journal) =>
-        store.isListed(journal.id) &&
+        store.isListedAt(journal.id, ctx.nowMs) &&
         journal.transaction_date >= from &&
         journal.transaction_date <= to &&
         (accountId === undefined || touchesAccount(journal, accountId)) &&
@@ -94,10 +94,13 @@ export function createJournal(ctx: ApiContext): HttpResponse {
     create_time: now,
     update_time: now,
     memo: ctx.stampMemo(fields.memo),
+    // Whether MF keeps the tags it was sent is unverified (difference tags-dropped).
+    tags: ctx.settings.tagsOnCreate === 'dropped' ? [] : fields.tags,
     voucher_file_ids: [],
     transaction_id: null,
   };
   store.insertJournal(record, ctx.settings.journalVisibilityLag);
+  if (ctx.settings.listingLagMs > 0) store.lagInListings(record, ctx.nowMs + ctx.settings.listingLagMs);
   return jsonResponse(201, { journal: renderJournal(store, record, ctx.settings) });
 }
 

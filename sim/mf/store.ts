@@ -32,6 +32,10 @@ export class MfStore {
   private readonly hiddenReads = new Map<string, number>();
   /** Ids of journals created while handling the current request (for the visibility-lag fault). */
   createdInRequest: string[] = [];
+  /** Journal id → the virtual time it first shows in listings (the listingLagMs switch). */
+  private readonly listedFrom = new Map<string, number>();
+  /** Line id → the virtual time its new journalizing status first shows in GET /transactions. */
+  private readonly statusFrom = new Map<string, number>();
 
   constructor(
     dataset: MfDataset,
@@ -152,6 +156,29 @@ export class MfStore {
   removeJournal(id: string): void {
     this.journalsById.delete(id);
     this.hiddenReads.delete(id);
+    this.listedFrom.delete(id);
+  }
+
+  /**
+   * Eventual consistency in time: the journal stays out of listings until `until`, and the line it was
+   * made from (if any) lists as `none` until then.
+   */
+  lagInListings(journal: JournalRecord, until: number): void {
+    this.listedFrom.set(journal.id, until);
+    if (journal.transaction_id !== null) this.statusFrom.set(journal.transaction_id, until);
+  }
+
+  /** Whether a listing at `now` shows the journal (neither listing lag hides it). */
+  isListedAt(id: string, now: number): boolean {
+    const from = this.listedFrom.get(id);
+    if (from !== undefined && from > now) return false;
+    return this.isListed(id);
+  }
+
+  /** The journalizing status a listing at `now` shows for a line (its journal may still be lagging). */
+  listedStatus(tx: Transaction, now: number): Transaction['journalizing_status'] {
+    const from = this.statusFrom.get(tx.id);
+    return from !== undefined && from > now ? 'none' : tx.journalizing_status;
   }
 
   hideFromListings(id: string, listingCalls: number): void {

@@ -115,8 +115,13 @@ export function listTransactions(ctx: ApiContext): HttpResponse {
         (valueMin === undefined || tx.value >= valueMin) &&
         (valueMax === undefined || tx.value <= valueMax) &&
         (content === undefined || contentMatches(tx.content, content, matchType)) &&
-        (statuses.length === 0 || statuses.includes(tx.journalizing_status)),
-    );
+        (statuses.length === 0 || statuses.includes(store.listedStatus(tx, ctx.nowMs))),
+    )
+    // A line whose journal is still lagging (listingLagMs) lists as it was: none.
+    .map((tx) => {
+      const status = store.listedStatus(tx, ctx.nowMs);
+      return status === tx.journalizing_status ? tx : { ...tx, journalizing_status: status };
+    });
   // Stable by date, then by arrival, so paging never skips or repeats a line between calls.
   const sorted = matching
     .map((tx, seq) => ({ tx, seq }))

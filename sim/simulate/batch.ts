@@ -53,6 +53,7 @@ export interface Summary {
   faults: Record<string, number>;
   people: Record<string, number>;
   sheets: Record<string, number>;
+  mf: Record<string, number>;
   violations: Record<string, number>;
   emulatorErrors: string[];
   /** Sum of per-seed wall times (ms), and the batch's own wall time. */
@@ -77,6 +78,7 @@ export function emptySummary(mutant?: Mutant): Summary {
     faults: {},
     people: {},
     sheets: {},
+    mf: {},
     violations: {},
     emulatorErrors: [],
     seedMs: 0,
@@ -103,6 +105,7 @@ export function addSeed(s: Summary, r: SeedResult): void {
   addBag(s.faults, st.faults);
   addBag(s.people, st.people);
   addBag(s.sheets, st.sheets);
+  addBag(s.mf, st.mf);
   for (const v of r.violations) s.violations[v.kind] = (s.violations[v.kind] ?? 0) + 1;
   s.emulatorErrors.push(...st.emulatorErrors.map((e) => `seed ${r.seed}: ${e}`));
   s.seedMs += r.ms;
@@ -138,6 +141,7 @@ export function mergeSummaries(into: Summary, from: Summary): void {
   addBag(into.faults, from.faults);
   addBag(into.people, from.people);
   addBag(into.sheets, from.sheets);
+  addBag(into.mf, from.mf);
   addBag(into.violations, from.violations);
   into.failing.push(...from.failing);
   into.failing.sort((a, b) => a.seed - b.seed);
@@ -262,6 +266,7 @@ export function formatSummary(s: Summary): string {
     `faults injected: ${bag(s.faults)}`,
     `people: ${bag(s.people)}`,
     `Sheets worlds: ${bag(s.sheets)}`,
+    `MF worlds: ${bag(s.mf)}`,
     `invariant violations: ${violations}${violations > 0 ? ` (${bag(s.violations)})` : ''}`,
     `time: ${secs.toFixed(1)} s wall, ${(s.seedMs / Math.max(1, s.seeds) / 1000).toFixed(2)} s per seed, ${(s.seeds / Math.max(secs, 0.001)).toFixed(2)} seeds/s`,
   ];

@@ -3,6 +3,7 @@
  */
 import { remoteTag } from '../../src/core/keys';
 import { LEDGER_HEADERS } from '../../src/core/schema';
+import { canonicalId } from '../../src/mf/ids';
 import type { World } from '../gas/world';
 import { TEST_API_KEY } from '../mf/fake-mf';
 import { records } from '../person';
@@ -41,6 +42,28 @@ export interface Expectations {
   descriptions?: ReadonlyMap<string, string>;
   /** What people did beyond their own columns (rows they deleted, 状態 they typed). */
   marks?: Pick<Marks, 'deleted' | 'typedState'>;
+  /** MF keeps the tags journalize is sent (default true): a 完了 row's journal must then carry its tag. */
+  tagsKept?: boolean;
+}
+
+type JournalLike = { id: string; tags: string[]; transaction_id: string | null };
+
+/** Which line a journal is for: its statement line (by canonical id), else its kicho tag; null if neither. */
+export function journalIdentity(j: JournalLike): string | null {
+  if (j.transaction_id) return `mf#${canonicalId(j.transaction_id)}`;
+  const tag = j.tags.find((t) => /^kc-[0-9a-f]{16}$/.test(t));
+  return tag ? `tag#${tag}` : null;
+}
+
+function rowIdentity(r: Record<string, unknown>): string {
+  const key = String(r.キー);
+  return key.startsWith('mf:') ? `mf#${canonicalId(key.slice(3))}` : `tag#${remoteTag(key)}`;
+}
+
+/** Journals in MF for rows of the 台帳 (what the summary counts as posted). */
+export function journalsForLedger(world: World, journals: readonly JournalLike[]): number {
+  const mine = new Set(records(world, '台帳').map(rowIdentity));
+  return journals.filter((j) => mine.has(journalIdentity(j) ?? '')).length;
 }
 
 /**
@@ -91,23 +114,25 @@ export function checkInvariants(
   const out: Violation[] = [];
   const rows = reader.rows(world).filter((r) => String(r.キー ?? '') !== '' || String(r.明細ID ?? '') !== '');
 
-  // 1. Never two MF journals for one key; never a journal for an 除外 row.
-  const byTag = new Map<string, string[]>();
+  // 1. Never two MF journals for one key; never a journal for an 除外 row. A statement line's journals are
+  // found by transaction_id (journalize may keep no tags: mfWorldOf), a CSV line's by its tag.
+  const byIdentity = new Map<string, string[]>();
   for (const j of journals) {
-    for (const t of j.tags) if (/^kc-[0-9a-f]{16}$/.test(t)) byTag.set(t, [...(byTag.get(t) ?? []), j.id]);
+    const id = journalIdentity(j);
+    if (id) byIdentity.set(id, [...(byIdentity.get(id) ?? []), j.id]);
   }
-  const keyOfTag = new Map(rows.map((r) => [remoteTag(String(r.キー)), String(r.キー)]));
-  for (const [tag, ids] of byTag) {
+  const keyOf = new Map(rows.map((r) => [rowIdentity(r), String(r.キー)]));
+  for (const [identity, ids] of byIdentity) {
     if (ids.length > 1) {
       out.push({
         kind: 'duplicate-journal',
-        detail: `${ids.length} journals for ${keyOfTag.get(tag) ?? tag}: ${ids.join(', ')}`,
+        detail: `${ids.length} journals for ${keyOf.get(identity) ?? identity}: ${ids.join(', ')}`,
       });
     }
   }
   for (const r of rows) {
     if (r.状態 !== '除外') continue;
-    const ids = byTag.get(remoteTag(String(r.キー)));
+    const ids = byIdentity.get(rowIdentity(r));
     if (ids)
       out.push({ kind: 'journal-for-excluded', detail: `${r.キー} is 除外 but MF has ${ids.join(', ')}` });
   }
@@ -117,18 +142,19 @@ export function checkInvariants(
   for (const r of rows) count.set(String(r.キー), (count.get(String(r.キー)) ?? 0) + 1);
   // A row whose キー a person broke is still its line's row: its 明細ID names the line (it is listed
   // on 要確認 and never sent), so the line is neither lost nor to be added again.
-  const byId = new Map<string, number>();
+  const rowsById = new Map<string, number>();
   for (const r of rows) {
     const id = String(r.明細ID);
-    if (id !== '') byId.set(id, (byId.get(id) ?? 0) + 1);
+    if (id !== '') rowsById.set(id, (rowsById.get(id) ?? 0) + 1);
   }
   for (const id of e.lines) {
     const n = count.get(`mf:${id}`) ?? 0;
-    if (n === 0 && !byId.has(id)) out.push({ kind: 'lost-line', detail: `line ${id} is not in the 台帳` });
+    if (n === 0 && !rowsById.has(id))
+      out.push({ kind: 'lost-line', detail: `line ${id} is not in the 台帳` });
   }
   for (const [key, n] of count)
     if (key !== '' && n > 1) out.push({ kind: 'duplicate-row', detail: `${key} is on ${n} rows` });
-  for (const [id, n] of byId)
+  for (const [id, n] of rowsById)
     if (n > 1 && (count.get(`mf:${id}`) ?? 0) < n)
       out.push({ kind: 'duplicate-row', detail: `line ${id} is on ${n} rows (明細ID)` });
   if (e.settled) {
@@ -140,11 +166,13 @@ export function checkInvariants(
     }
   }
 
-  // 2 (cont.). A 完了 row stands for a journal in MF: one carrying its tag (every journal of these lines is
-  // kicho's), and MF仕訳ID, when set, is that journal. A row marked 完了 without one is a line lost for the books.
-  const tagOfJournal = new Map(journals.map((j) => [j.id, j.tags.find((t) => /^kc-[0-9a-f]{16}$/.test(t))]));
+  // 2 (cont.). A 完了 row stands for a journal in MF (every journal of these lines is kicho's), carrying its
+  // tag where MF keeps tags, and MF仕訳ID, when set, is that journal. A row marked 完了 without one is a
+  // line lost for the books.
+  const byId = new Map(journals.map((j) => [j.id, j]));
   for (const r of rows) {
     if (r.状態 !== '完了') continue;
+    const identity = rowIdentity(r);
     const tag = remoteTag(String(r.キー));
     // A 完了 a person typed (no MF仕訳ID) claims nothing until reconcile has looked it up.
     const typedDone =
@@ -152,17 +180,26 @@ export function checkInvariants(
     // A key a person changed names no journal until reconcile gives the key back (by the 明細ID).
     const brokenKey = !e.settled && String(r.明細ID) !== '' && String(r.キー) !== `mf:${String(r.明細ID)}`;
     if (brokenKey) continue;
-    if (!byTag.has(tag) && !typedDone) {
+    const mine = byIdentity.get(identity) ?? [];
+    if (mine.length === 0) {
+      if (typedDone) continue;
       out.push({
         kind: 'completed-without-journal',
         detail: `${r.キー} is 完了 but MF has no journal for it`,
       });
+    } else if (e.tagsKept !== false && !mine.some((id) => byId.get(id)?.tags.includes(tag))) {
+      out.push({
+        kind: 'completed-without-journal',
+        detail: `${r.キー} is 完了 but no journal carries its tag`,
+      });
     }
     const id = String(r.MF仕訳ID);
-    if (id !== '' && tagOfJournal.get(id) !== tag) {
+    if (id !== '' && !mine.includes(id)) {
+      const other = byId.get(id);
+      const of = other ? keyOf.get(journalIdentity(other) ?? '') : undefined;
       out.push({
         kind: 'wrong-journal-id',
-        detail: `${r.キー} has MF仕訳ID ${id}, ${tagOfJournal.has(id) ? `a journal of ${keyOfTag.get(tagOfJournal.get(id) ?? '') ?? 'another line'}` : 'which MF does not have'}`,
+        detail: `${r.キー} has MF仕訳ID ${id}, ${other ? `a journal of ${of ?? 'another line'}` : 'which MF does not have'}`,
       });
     }
   }

@@ -20,10 +20,10 @@ import type { FaultSpec } from '../mf/faults';
 import { mulberry32 } from '../mf/random';
 import type { Transaction } from '../mf/types';
 import { records } from '../person';
-import { checkInvariants, LedgerReader, ledgerKeys, type Violation } from './invariants';
+import { checkInvariants, journalsForLedger, LedgerReader, ledgerKeys, type Violation } from './invariants';
 import { act, newMarks, type Typed } from './people';
 import type { Fault, PersonAct, Scenario } from './scenario';
-import { BOB, clockEvent, createWorld, MINUTE, OWNER, START } from './world';
+import { BOB, clockEvent, createWorld, MINUTE, mfWorldLabels, OWNER, START } from './world';
 
 /** An execution lasts at most 6 minutes: jobs starting within that of a cluster's member may overlap it. */
 const OVERLAP_MS = 6 * MINUTE;
@@ -54,6 +54,8 @@ export interface Stats {
   people: Record<string, number>;
   /** Runs per Sheets world (sim/gas/switches.ts). */
   sheets: Record<string, number>;
+  /** Runs per value of each MF switch (world.ts mfWorldOf). */
+  mf: Record<string, number>;
   arrivals: number;
   drainRuns: number;
   journals: number;
@@ -197,6 +199,7 @@ export function emptyStats(): Stats {
     faults: {},
     people: {},
     sheets: {},
+    mf: {},
     arrivals: 0,
     drainRuns: 0,
     journals: 0,
@@ -210,7 +213,7 @@ export function emptyStats(): Stats {
 export function runScenario(s: Scenario, options: RunOptions): Outcome {
   const trace: string[] = [];
   const stats = emptyStats();
-  const { world, mf, view, lines, triggerId } = createWorld({
+  const { world, mf, view, lines, triggerId, mfWorld } = createWorld({
     bundleDir: options.bundleDir,
     seed: s.data.seed,
     lines: s.data.lines,
@@ -224,6 +227,7 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
     sheets: options.sheets,
   });
   if (options.sheets) stats.sheets[options.sheets.name] = 1;
+  for (const label of mfWorldLabels(mfWorld, s.permissive)) stats.mf[label] = 1;
   stats.executions += 1; // setup
   const now = () => world.clock.now();
   const clock = (t: number) => new Date(t + 9 * 60 * MINUTE).toISOString().slice(11, 19);
@@ -242,6 +246,7 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
       world,
       mf.journals(),
       {
+        tagsKept: mfWorld.tagsOnJournalize === 'kept',
         lines: settled ? lines : new Set(),
         keysSeen,
         typed,
@@ -262,7 +267,7 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
   };
 
   note(
-    `world: ${lines.size} lines, every ${s.interval} min, permissive=${s.permissive}, lag=${s.lagMinutes}m, batch=${s.batchLimit}, attempts=${s.maxAttempts}, openEnd=${s.openEnd}${s.writeThrough ? ', write-through' : ''}`,
+    `world: ${lines.size} lines, every ${s.interval} min, permissive=${s.permissive}, lag=${mfWorld.lagMinutes}m, 照合猶予=${mfWorld.graceMinutes}m, tags ${mfWorld.tagsOnJournalize}, batch=${s.batchLimit}, attempts=${s.maxAttempts}, openEnd=${s.openEnd}${s.writeThrough ? ', write-through' : ''}`,
   );
 
   const count = (bag: Record<string, number>, k: string, n = 1) => {
@@ -292,10 +297,11 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
           kind: f.kind,
           match: faultTarget(f.target),
           times: f.times,
-          retryAfterSeconds: f.kind === '429' ? f.retryAfter : undefined,
+          // 0 stands for a 429 without Retry-After (whether MF sends it is unknown).
+          retryAfterSeconds: f.kind === '429' && f.retryAfter > 0 ? f.retryAfter : undefined,
           lagReads: f.kind === 'visibility-lag' ? f.lagReads : undefined,
         });
-        count(stats.faults, f.kind);
+        count(stats.faults, f.kind === '429' && f.retryAfter === 0 ? '429 (no Retry-After)' : f.kind);
         note(`fault: ${f.kind} on ${f.target} ×${f.times}`);
       }
     } else {
@@ -468,7 +474,7 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
   drain();
   for (let round = 0; round < 3 && repair(); round++) drain();
   check(true);
-  stats.journals = mf.journals().filter((j) => j.tags.some((t) => t.startsWith('kc-'))).length;
+  stats.journals = journalsForLedger(world, mf.journals());
   stats.rows = ledgerKeys(world, reader).length;
   stats.simulatedMinutes = Math.round((now() - START) / MINUTE);
   options.inspect?.(world, mf);

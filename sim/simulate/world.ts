@@ -4,6 +4,7 @@
  * people would type — 取込開始日/取込終了日 around the lines, 自動実行 オン, rules that approve most lines.
  */
 
+import { graceForLag } from '../../src/core/mf-behaviour';
 import { clockEvent, Emulator } from '../gas/index';
 import { type SheetsWorld, sheetsOptions } from '../gas/switches';
 import type { World } from '../gas/world';
@@ -80,7 +81,7 @@ export interface WorldOptions {
   lines: number;
   /** MF makes a second journal when a line is journalized again (the worst case). */
   permissive: boolean;
-  /** Minutes a new journal (and its line's status) stays out of MF's listings. */
+  /** Minutes a new journal (and its line's status) stays out of MF's listings (before mfWorldOf). */
   lagMinutes: number;
   batchLimit?: number;
   /** 最大試行回数. */
@@ -97,6 +98,47 @@ export interface WorldOptions {
   sheets?: SheetsWorld;
 }
 
+/**
+ * The MF switches of one world (sim/mf/README.md; the table of unknowns in sim/gas/README.md), derived
+ * from the dataset seed so a shrunk case keeps them: the wording of a refused second journalize (odd /
+ * even), journal.transaction_id in lower-case hex (every third), journalize dropping tags (every fifth),
+ * and in every fourth world with a lag a long one (20 minutes more, past the default 照合猶予) with
+ * 照合猶予 raised as 本番前チェック raises it for that lag (core/mf-behaviour.ts graceForLag).
+ */
+export interface MfWorld {
+  secondJournalize: 'generic' | 'invented';
+  transactionIdForm: 'as-listed' | 'lowercase-hex';
+  tagsOnJournalize: 'kept' | 'dropped';
+  lagMinutes: number;
+  /** 照合猶予（分） the world runs with. */
+  graceMinutes: number;
+}
+
+export function mfWorldOf(seed: number, lagMinutes: number): MfWorld {
+  const long = lagMinutes > 0 && seed % 4 === 3;
+  const lag = long ? lagMinutes + 20 : lagMinutes;
+  return {
+    secondJournalize: seed % 2 === 0 ? 'invented' : 'generic',
+    transactionIdForm: seed % 3 === 0 ? 'lowercase-hex' : 'as-listed',
+    tagsOnJournalize: seed % 5 === 1 ? 'dropped' : 'kept',
+    lagMinutes: lag,
+    graceMinutes: long ? graceForLag(lag * MINUTE) : 15,
+  };
+}
+
+/** The world's switch values as counted in the simulation's summary. */
+export function mfWorldLabels(m: MfWorld, permissive: boolean): string[] {
+  const lag =
+    m.lagMinutes === 0 ? 'lag 0' : m.lagMinutes < 10 ? 'lag 1-9 min' : 'lag 21-29 min, 照合猶予 raised';
+  return [
+    permissive ? 'second journalize duplicates' : 'second journalize refused',
+    `refusal ${m.secondJournalize}`,
+    `transaction_id ${m.transactionIdForm}`,
+    `journalize tags ${m.tagsOnJournalize}`,
+    lag,
+  ];
+}
+
 export interface SimWorld {
   emu: Emulator;
   world: World;
@@ -106,6 +148,7 @@ export interface SimWorld {
   lines: Set<string>;
   /** The runScheduled trigger setup installed (its id goes into the trigger event). */
   triggerId: string;
+  mfWorld: MfWorld;
 }
 
 export function createWorld(o: WorldOptions): SimWorld {
@@ -122,15 +165,18 @@ export function createWorld(o: WorldOptions): SimWorld {
   const now = () => world.clock.now();
   const dataset = buildDataset(o.seed, { lineCount: o.lines, from: WINDOW[0], to: WINDOW[1] });
   // Switches no public source settles (sim/mf/README.md), varied by seed so the runs cover every value.
+  const mfWorld = mfWorldOf(o.seed, o.lagMinutes);
   const mf = new FakeMf({
     dataset,
     seed: o.seed,
     now,
     permissiveJournalize: o.permissive,
-    secondJournalize: o.seed % 2 === 0 ? 'invented' : 'generic',
-    transactionIdForm: o.seed % 3 === 0 ? 'lowercase-hex' : 'as-listed',
+    secondJournalize: mfWorld.secondJournalize,
+    transactionIdForm: mfWorld.transactionIdForm,
+    tagsOnJournalize: mfWorld.tagsOnJournalize,
+    listingLagMs: mfWorld.lagMinutes * MINUTE,
   });
-  const view = new MfView(mf, now, o.lagMinutes * MINUTE);
+  const view = new MfView(mf);
   for (const host of MF_HOSTS) world.fetch.route(host, (req) => view.handle(req));
   world.properties.script.set('MF_API_KEY', TEST_API_KEY);
   world.properties.script.set('MF_OFFICE_CODE', TEST_OFFICE_CODE);
@@ -148,9 +194,10 @@ export function createWorld(o: WorldOptions): SimWorld {
   setSetting(world, '1回の送信上限', String(o.batchLimit ?? 200));
   setSetting(world, '照合間隔（分）', String(o.interval ?? 15));
   setSetting(world, '最大試行回数', String(o.maxAttempts ?? 3));
+  setSetting(world, '照合猶予（分）', String(mfWorld.graceMinutes));
   if (o.rules !== false) addRules(world, [...EXAMPLE_RULES, ...MORE_RULES]);
   const triggerId = world.triggers.visibleTo(OWNER).find((t) => t.handler === 'runScheduled')?.id ?? 'sim';
-  return { emu, world, mf, view, lines, triggerId };
+  return { emu, world, mf, view, lines, triggerId, mfWorld };
 }
 
 export { clockEvent };

@@ -5,7 +5,7 @@
 import { csvDryRunWarnings } from '../core/csv/warnings';
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
 import { scriptJson } from '../core/html';
-import { isRemoteTag } from '../core/keys';
+import { isKichoJournal, mfBehaviourWarnings } from '../core/mf-behaviour';
 import type { RuleFinding } from '../core/rule-diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { selfTestWarnings } from '../core/self-test';
@@ -14,7 +14,13 @@ import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
 import { connectionMode, mfClient, officeRefusal } from '../gas/mf-connection';
-import { lastImportWindow, lastLedgerRows, readSelfTest, recordDryRun } from '../gas/run-state';
+import {
+  lastImportWindow,
+  lastLedgerRows,
+  readMfBehaviour,
+  readSelfTest,
+  recordDryRun,
+} from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { replaceDataRows } from '../gas/workbook';
@@ -59,6 +65,7 @@ export function computeDryRun(ctx: RunContext): {
   plan.warnings.push(...selfTestWarnings(readSelfTest()));
   if (locked?.value.gone) plan.warnings.unshift(locked.value.gone);
   if (window.problem) plan.warnings.push(window.problem);
+  plan.warnings.push(...mfBehaviourWarnings(readMfBehaviour(), settings.graceMinutes));
   return {
     plan,
     settingsProblems: problems.map((p) => `${p.cell} ${p.message}`),
@@ -72,9 +79,10 @@ export function computeDryRun(ctx: RunContext): {
  */
 function taggedJournals(start: string, end: string): number | null {
   try {
+    const behaviour = readMfBehaviour();
     return mfClient()
       .journalsBetween(start, end)
-      .filter((j) => j.tags.some(isRemoteTag)).length;
+      .filter((j) => isKichoJournal(j, behaviour)).length;
   } catch (_e) {
     return null;
   }

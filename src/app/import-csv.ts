@@ -15,6 +15,7 @@ import {
   newSource,
   sourceNameProblem,
 } from '../core/csv/sources';
+import { MF_BEHAVIOUR_MSG } from '../core/mf-behaviour';
 import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { importBlockedBy } from '../core/self-test';
@@ -23,7 +24,7 @@ import { decodeCsvBase64 } from '../gas/csv-file';
 import { appendLedgerRecords, readLedger, restoreKeys } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
-import { readSelfTest, recordLedgerRows } from '../gas/run-state';
+import { readMfBehaviour, readSelfTest, recordLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { appendSource, readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
@@ -87,6 +88,9 @@ export function runImportCsv(
   if (refused) return refused;
   const blocked = importBlockedBy(readSelfTest());
   if (blocked) return { ok: false, count: 0, messages: [blocked], blocked: true };
+  // MF keeps no tags on POST /journals here: a CSV line could not be reconciled once sent.
+  if (readMfBehaviour()?.createTags === 'dropped')
+    return { ok: false, count: 0, messages: [MF_BEHAVIOUR_MSG.csvRefused], blocked: true };
   const nameProblem = sourceNameProblem(String(sourceName ?? ''));
   if (nameProblem) return { ok: false, count: 0, messages: [nameProblem] };
   if (typeof text !== 'string' || text.trim() === '')

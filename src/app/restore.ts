@@ -3,9 +3,10 @@
  * MF (their remote tags and statement-line ids), as 完了, so nothing is ever posted a second time.
  */
 import { emptyRecord, newRowFor } from '../core/intake';
-import { mfKey, remoteTag } from '../core/keys';
+import { isRemoteTag, mfKey, remoteTag } from '../core/keys';
 import { indexByKey, type LedgerRecord } from '../core/ledger';
 import { connectedAccountName } from '../core/masters';
+import { isKichoJournal } from '../core/mf-behaviour';
 import { RECENT_SEND_MEMO } from '../core/recent-sends';
 import { SHEET } from '../core/schema';
 import { SETTING_NEEDS } from '../core/settings';
@@ -13,7 +14,7 @@ import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
-import { recordLedgerRows } from '../gas/run-state';
+import { readMfBehaviour, recordLedgerRows } from '../gas/run-state';
 import { readMasters } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
 import { canonicalId, IdMap } from '../mf/ids';
@@ -37,7 +38,10 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
   const client = given ?? mfClient();
   const masters = readMasters();
   const all = client.journalsBetween(window.start, window.end);
-  const journals = all.filter((j) => j.tags.some((t) => t.startsWith('kc-')));
+  // Where journalize keeps no tags (本番前チェック saw it), every statement-line journal counts: the line is
+  // journalized in MF, so it must never be posted again, whoever made it.
+  const behaviour = readMfBehaviour();
+  const journals = all.filter((j) => isKichoJournal(j, behaviour));
   // Canonical ids: journal.transaction_id may spell the line's id with other hex case (ids.ts).
   const withJournal = new Set(
     all.map((j) => j.transaction_id).flatMap((id) => (id ? [canonicalId(id)] : [])),
@@ -53,7 +57,8 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
     // is the line's id as /transactions lists it (DESIGN §2), which is what the tag was made from.
     const line = j.transaction_id ? lines.get(j.transaction_id) : undefined;
     const lineId = line?.id ?? j.transaction_id;
-    if (!lineId || !j.tags.includes(remoteTag(mfKey(lineId)))) {
+    const tagged = j.tags.some(isRemoteTag);
+    if (!lineId || (tagged && !j.tags.includes(remoteTag(mfKey(lineId))))) {
       unkeyed += 1;
       continue;
     }
@@ -76,7 +81,9 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
       完了日時: now,
       更新日時: now,
       初回検知: now,
-      メモ: 'MFの仕訳から台帳を復元しました。',
+      メモ: tagged
+        ? 'MFの仕訳から台帳を復元しました。'
+        : 'MFの仕訳から台帳を復元しました（この MF では明細からの仕訳にタグが残らないため、明細ID で復元しました。kicho 以外が登録した仕訳のこともあります）。',
     });
   }
   // MF's listings lag behind a journalize: a line MF calls journalized whose journal does not show yet,

@@ -18,10 +18,13 @@ import {
   textObservation,
   toCells,
 } from '../gas/cells';
+import type { SentRequest } from '../gas/mf-connection';
 import { probePlainText } from '../gas/scratch-sheet';
 import { readSettings } from '../gas/settings-sheet';
 import { scheduleTriggerState } from '../gas/triggers';
+import type { MfClient } from '../mf/client';
 import { ownerMismatch } from './oauth-owner';
+import type { RunContext } from './run';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -31,6 +34,17 @@ export interface SelfTestContext {
   scratch: () => Sheet;
   /** What the '@' probe saw (set by the first Sheets item). */
   observation: TextObservation | null;
+  /** The run (the posting check posts through runPost with it). */
+  run: RunContext;
+  /** One MF client for every MF item, built on first use; every request it sends goes to mfLog. */
+  mfClient: () => MfClient;
+  mfLog: SentRequest[];
+  /** Set by the first MF item: whether MF can be asked at all. */
+  mfState?: { ready: boolean };
+  /** The line the posting check's question named (set when it asks). */
+  candidateKey?: string;
+  /** What the posting check's runPost said. */
+  postMessages?: string[];
 }
 
 /** Where on the scratch sheet each item writes (they share one sheet). */

@@ -14,18 +14,25 @@ import {
   runChecks,
   selfTestRecord,
   tokyoTime,
+  waitsForPerson,
 } from '../core/self-test';
+import { observedMfClient, type SentRequest } from '../gas/mf-connection';
 import { readSelfTest, recordSelfTest } from '../gas/run-state';
 import { createScratchSheet, deleteScratchSheet } from '../gas/scratch-sheet';
 import { isTriggerEvent } from '../gas/session';
 import { replaceDataRows } from '../gas/workbook';
+import type { MfClient } from '../mf/client';
 import { type RunContext, type RunResult, runEntry } from './run';
 import { type SelfTestContext, SHEETS_AND_SCRIPT_ITEMS } from './self-test-items';
+import { MF_ITEMS } from './self-test-mf';
 
 const ACTION = '本番前チェック';
 
-/** Every item, in the order 自己診断 lists them. The MF items go after these. */
-export const SELF_TEST_ITEMS: readonly CheckItem<SelfTestContext>[] = [...SHEETS_AND_SCRIPT_ITEMS];
+/** Every item, in the order 自己診断 lists them: Google's side first, then MF. */
+export const SELF_TEST_ITEMS: readonly CheckItem<SelfTestContext>[] = [
+  ...SHEETS_AND_SCRIPT_ITEMS,
+  ...MF_ITEMS,
+];
 
 export interface SelfTestSummary extends RunResult {
   reports: CheckReport[];
@@ -34,6 +41,8 @@ export interface SelfTestSummary extends RunResult {
 
 export function runSelfTest(ctx: RunContext, confirmed: ReadonlySet<string>): SelfTestSummary {
   let scratch: GoogleAppsScript.Spreadsheet.Sheet | null = null;
+  let client: MfClient | null = null;
+  const mfLog: SentRequest[] = [];
   const sctx: SelfTestContext = {
     who: ctx.who,
     scratch: () => {
@@ -41,6 +50,12 @@ export function runSelfTest(ctx: RunContext, confirmed: ReadonlySet<string>): Se
       return scratch;
     },
     observation: null,
+    run: ctx,
+    mfClient: () => {
+      client ??= observedMfClient((sent) => mfLog.push(sent));
+      return client;
+    },
+    mfLog,
   };
   let reports: CheckReport[];
   try {
@@ -53,8 +68,10 @@ export function runSelfTest(ctx: RunContext, confirmed: ReadonlySet<string>): Se
     SHEET.selfTest,
     reports.map((r) => ({
       項目: `${r.group}: ${r.title}`,
-      結果: r.question ? '注意' : r.result,
-      詳細: r.question ? `${r.detail} 確認すること: ${r.question}` : r.detail,
+      結果: waitsForPerson(r) ? '注意' : r.result,
+      詳細: r.question
+        ? `${r.detail} ${r.optional ? 'もう一度行うときは' : '確認すること'}: ${r.question}`
+        : r.detail,
       確認日時: tokyoTime(r.at),
     })),
   );
@@ -94,6 +111,8 @@ function dialogResult(summary: SelfTestSummary) {
       blocksPosting: r.blocksPosting === true,
       at: tokyoTime(r.at),
       question: r.question ?? null,
+      confirmId: r.confirmId ?? r.id,
+      optional: r.optional === true,
     })),
   };
 }
@@ -124,7 +143,8 @@ export function selfTestStep(): { done: boolean; detail: string } {
   if (!record)
     return {
       done: false,
-      detail: '本番で登録する前に、このアカウントでのふるまいを確かめます（MFには何も送りません）。',
+      detail:
+        '本番で登録する前に、このアカウントと MF でのふるまいを確かめます（MF には、画面で行を確かめてチェックを入れたときだけ 1 件登録します）。',
     };
   if (record.blocking.length > 0) {
     return {
@@ -136,6 +156,11 @@ export function selfTestStep(): { done: boolean; detail: string } {
     return {
       done: false,
       detail: `${tokyoTime(record.at)} に NG がありました。シート「自己診断」を見て直してください。`,
+    };
+  if (record.pending.length > 0)
+    return {
+      done: false,
+      detail: `まだ行っていない項目があります（${record.pending.join('、')}）。本番前チェックの画面で、内容を確かめてチェックを入れてください。`,
     };
   return {
     done: true,

@@ -30,11 +30,24 @@ export interface CheckItem<Ctx> {
   /**
    * For an item that does something real (e.g. posts one line to MF): the question the dialog asks,
    * naming exactly what will happen, or null when there is nothing to ask now (the item then runs).
+   * With a token (e.g. which line, with what content), a tick counts only for that same question: if
+   * what the item would do changes before the person's tick comes back, it asks again.
    */
-  confirm?: (ctx: Ctx) => string | null;
+  confirm?: (ctx: Ctx, earlier: readonly CheckReport[]) => string | Confirmation | null;
   /** Reported when the person has not confirmed (default: 注意, not done). */
-  unconfirmed?: CheckOutcome;
-  run: (ctx: Ctx) => CheckOutcome;
+  unconfirmed?: CheckOutcome | ((ctx: Ctx) => CheckOutcome);
+  /** `earlier`: the reports of the items before this one, in this run. */
+  run: (ctx: Ctx, earlier: readonly CheckReport[]) => CheckOutcome;
+}
+
+export interface Confirmation {
+  question: string;
+  token: string;
+  /**
+   * The item has done this before and its last outcome stands: the dialog offers it again, but the
+   * check does not wait for it (not 確認待ち, not pending in the record).
+   */
+  optional?: boolean;
 }
 
 export interface CheckReport extends CheckOutcome {
@@ -45,6 +58,15 @@ export interface CheckReport extends CheckOutcome {
   at: string;
   /** The question the dialog shows when this item waits for the person's confirmation. */
   question?: string;
+  /** What the dialog sends back when the person ticks the question (the id, or id:token). */
+  confirmId?: string;
+  /** The question is an offer to do it again; the result stands without it. */
+  optional?: boolean;
+}
+
+/** A report that waits for the person (its question is not merely an offer). */
+export function waitsForPerson(r: CheckReport): boolean {
+  return !!r.question && !r.optional;
 }
 
 export const NOT_CONFIRMED: CheckOutcome = {
@@ -67,11 +89,18 @@ export function runChecks<Ctx>(
     const head = { id: item.id, group: item.group, title: item.title };
     let outcome: CheckOutcome;
     let question: string | undefined;
+    let confirmId: string | undefined;
+    let optional = false;
     try {
-      question = item.confirm?.(ctx) ?? undefined;
-      if (question && !confirmed.has(item.id)) outcome = item.unconfirmed ?? NOT_CONFIRMED;
-      else {
-        outcome = item.run(ctx);
+      const asked = item.confirm?.(ctx, reports) ?? null;
+      question = typeof asked === 'string' ? asked : (asked?.question ?? undefined);
+      confirmId = asked && typeof asked !== 'string' ? `${item.id}:${asked.token}` : item.id;
+      optional = !!asked && typeof asked !== 'string' && asked.optional === true;
+      if (question && !confirmed.has(confirmId)) {
+        const u = item.unconfirmed;
+        outcome = typeof u === 'function' ? u(ctx) : (u ?? NOT_CONFIRMED);
+      } else {
+        outcome = item.run(ctx, reports);
         question = undefined;
       }
     } catch (e) {
@@ -89,7 +118,7 @@ export function runChecks<Ctx>(
       detail: outcome.detail,
       blocksPosting: blocks,
       at: now(),
-      ...(question ? { question } : {}),
+      ...(question ? { question, confirmId, ...(optional ? { optional } : {}) } : {}),
     });
   }
   return reports;
@@ -125,8 +154,8 @@ export function selfTestRecord(reports: readonly CheckReport[], at: string, by: 
       .filter((r) => r.blocksPosting)
       .map((r) => ({ id: r.id, title: name(r), detail: r.detail.slice(0, DETAIL_KEPT) })),
     ng: reports.filter((r) => r.result === 'NG' && !r.blocksPosting).map(name),
-    cautions: reports.filter((r) => r.result === '注意' && !r.question).map(name),
-    pending: reports.filter((r) => r.question).map(name),
+    cautions: reports.filter((r) => r.result === '注意' && !waitsForPerson(r)).map(name),
+    pending: reports.filter(waitsForPerson).map(name),
   };
 }
 
@@ -199,8 +228,8 @@ export function selfTestWarnings(record: SelfTestRecord | null): string[] {
 
 /** The sentence the run summary starts with. */
 export function describeSelfTest(reports: readonly CheckReport[]): string {
-  const count = (r: CheckResult) => reports.filter((x) => x.result === r && !x.question).length;
-  const pending = reports.filter((x) => x.question).length;
+  const count = (r: CheckResult) => reports.filter((x) => x.result === r && !waitsForPerson(x)).length;
+  const pending = reports.filter(waitsForPerson).length;
   const head = `本番前チェック: OK ${count('OK')} 件、注意 ${count('注意')} 件、NG ${count('NG')} 件${pending ? `、確認待ち ${pending} 件` : ''}。`;
   if (reports.some((r) => r.blocksPosting)) return `${head}NG が直るまで登録を止めます。`;
   if (count('NG') > 0) return `${head}NG の項目を直してから、もう一度実行してください。`;

@@ -15,6 +15,7 @@ import {
 import { ApiKeyAuth, type AuthProvider, OAuthAuth } from '../mf/auth';
 import { MfClient } from '../mf/client';
 import { MfAuthError, MfOfficeMismatchError } from '../mf/errors';
+import { HttpNotSentError, type HttpPort, type HttpRequest } from '../mf/http';
 import { RateLimiter } from '../mf/rate-limit';
 import { scriptClock } from './clock';
 import { urlFetchPort } from './http';
@@ -55,11 +56,43 @@ function authProvider(): AuthProvider {
   throw new MfAuthError(NOT_CONNECTED, { status: null, code: 'not_connected' });
 }
 
-function newClient(auth: AuthProvider, officeCheck?: (client: MfClient) => void): MfClient {
+/** What an observed client reports of each exchange (本番前チェック counts what was sent, and when). */
+export interface SentRequest {
+  method: HttpRequest['method'];
+  /** Path without the query, e.g. /api/v3/transactions/journalize. */
+  path: string;
+  status: number | null;
+  /** When the answer (or the failure) came (ms). */
+  at: number;
+}
+
+function newClient(
+  auth: AuthProvider,
+  officeCheck?: (client: MfClient) => void,
+  observe?: (sent: SentRequest) => void,
+): MfClient {
   const clock = scriptClock();
+  const port = urlFetchPort();
+  const http: HttpPort = observe
+    ? {
+        send(request) {
+          const path = request.url.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/\?.*$/, '');
+          try {
+            const res = port.send(request);
+            observe({ method: request.method, path, status: res.status, at: Date.now() });
+            return res;
+          } catch (e) {
+            // Refused before sending (HttpNotSentError) counts as nothing sent; anything else may have left.
+            if (!(e instanceof HttpNotSentError))
+              observe({ method: request.method, path, status: null, at: Date.now() });
+            throw e;
+          }
+        },
+      }
+    : port;
   return new MfClient({
     apiBaseUrl: property(PROPERTY.apiBaseUrl) ?? DEFAULT_API_BASE_URL,
-    http: urlFetchPort(),
+    http,
     clock,
     auth,
     limiter: new RateLimiter(clock, MF_MIN_INTERVAL_MS),
@@ -83,6 +116,14 @@ export function mfClient(auth?: AuthProvider): MfClient {
   if (auth) return newClient(auth);
   if (!executionClient) executionClient = newClient(authProvider(), guardOffice);
   return executionClient;
+}
+
+/**
+ * A guarded client of its own whose every request is reported to `observe` (本番前チェック's posting check
+ * shows exactly what was sent). Not the execution's shared client.
+ */
+export function observedMfClient(observe: (sent: SentRequest) => void): MfClient {
+  return newClient(authProvider(), guardOffice, observe);
 }
 
 /** The connected office: API-key mode names it by code (no call); OAuth asks MF once. */

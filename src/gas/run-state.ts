@@ -3,7 +3,7 @@
  * last run saw (the lost-ledger guard), the last import window (the dry run's warning), and when the
  * last dry run was (初期設定's guide).
  */
-
+import { type MfBehaviour, parseMfBehaviour } from '../core/mf-behaviour';
 import { LEDGER_HEADERS } from '../core/schema';
 import { parseSelfTestRecord, type SelfTestRecord } from '../core/self-test';
 
@@ -66,4 +66,15 @@ export function rememberedLedgerLayout(): string[] | null {
   } catch (_e) {
     return null;
   }
+}
+
+/** What 本番前チェック saw MF do in this office (core/mf-behaviour.ts); null before its posting check. */
+const MF_BEHAVIOUR = 'KICHO_MF_BEHAVIOUR';
+
+export function readMfBehaviour(): MfBehaviour | null {
+  return parseMfBehaviour(PropertiesService.getScriptProperties().getProperty(MF_BEHAVIOUR));
+}
+
+export function recordMfBehaviour(behaviour: MfBehaviour): void {
+  PropertiesService.getScriptProperties().setProperty(MF_BEHAVIOUR, JSON.stringify(behaviour));
 }

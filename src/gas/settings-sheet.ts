@@ -9,7 +9,8 @@ import {
   type Settings,
   settingsSheetProblems,
 } from '../core/settings';
-import { replaceDataRows } from './workbook';
+import { setCells, toCell } from './cells';
+import { appendRecords, ensureSheet, replaceDataRows } from './workbook';
 
 /** The whole sheet in one read; a missing sheet reads as empty (preflight stops the runs that need it). */
 function allValues(name: string): unknown[][] {
@@ -63,4 +64,13 @@ export function readSettingRows(): { rows: SettingRow[]; itemColumn: number; val
     rowNumber: i + 2,
   }));
   return { rows, itemColumn, valueColumn };
+}
+
+/** Writes one 設定 value (the row of its 項目, or a new row): for a value kicho itself adjusts. */
+export function writeSetting(item: string, value: string): void {
+  const { rows, valueColumn } = readSettingRows();
+  const { sheet } = ensureSheet(SHEET.settings);
+  const row = rows.find((r) => r.item.trim() === item);
+  if (row) setCells(sheet.getRange(row.rowNumber, valueColumn + 1), [[toCell(value)]]);
+  else appendRecords(sheet, [{ 項目: item, 値: value }]);
 }

@@ -355,6 +355,29 @@ const CASES: Record<DifferenceName, () => void> = {
     );
     assert.deepEqual(h.log.violations, []);
   },
+  'tags-dropped': () => {
+    const h = logged({ fake: { tagsOnJournalize: 'dropped', tagsOnCreate: 'dropped' } });
+    const line = firstLine(h.mf, (t) => t.date >= '2026-04-01');
+    const made = h.client.journalize({
+      transaction_id: line.id,
+      account_id: h.mf.findAccount('雑費').id,
+      tags: ['kc-0123456789abcdef'],
+    });
+    assert.equal(made.kind, 'created');
+    const [journal] = h.client.journalsBetween('2026-04-01', '2026-06-30', { transactionIds: [line.id] });
+    assert.deepEqual(journal?.tags, []);
+    const cash = h.mf.findAccount('現金').id;
+    h.client.createJournal({
+      journal: {
+        transaction_date: '2026-05-10',
+        journal_type: 'journal_entry',
+        tags: ['kc-fedcba9876543210'],
+        branches: [{ debitor: { account_id: cash, value: 1 }, creditor: { account_id: cash, value: 1 } }],
+      },
+    });
+    assert.ok(h.mf.journals().every((j) => j.tags.length === 0));
+    assert.deepEqual(h.log.violations, []);
+  },
   'retry-after': () => {
     const h = logged();
     h.mf.injectFault({ kind: '429', retryAfterSeconds: 2 });

@@ -68,6 +68,58 @@ describe('runChecks', () => {
     assert.equal(second[1].question, undefined);
   });
 
+  test('a question with a token: a tick counts only for the question it answered', () => {
+    const ctx: Ctx & { line: string } = { posted: [], line: 'mf:1' };
+    const item: CheckItem<typeof ctx> = {
+      ...postOne,
+      confirm: (c) => ({ question: `${c.line} を登録します。`, token: c.line }),
+      run: (c) => {
+        c.posted.push(c.line);
+        return { result: 'OK', detail: '' };
+      },
+    };
+    const asked = runChecks([item], ctx, new Set(), clock);
+    assert.equal(asked[0].confirmId, 'post-one:mf:1');
+    // The line changed before the tick came back: asked again, nothing done.
+    ctx.line = 'mf:2';
+    const again = runChecks([item], ctx, new Set([asked[0].confirmId ?? '']), clock);
+    assert.deepEqual(ctx.posted, []);
+    assert.equal(again[0].confirmId, 'post-one:mf:2');
+    assert.equal(again[0].question, 'mf:2 を登録します。');
+    runChecks([item], ctx, new Set(['post-one:mf:2']), clock);
+    assert.deepEqual(ctx.posted, ['mf:2']);
+  });
+
+  test('an optional question (done before): its last outcome stands, nothing waits for the person', () => {
+    const item: CheckItem<Ctx> = {
+      ...postOne,
+      confirm: () => ({ question: 'もう一度登録します。', token: 't', optional: true }),
+      unconfirmed: () => ({ result: 'OK', detail: '前回の確認の結果です。' }),
+    };
+    const reports = runChecks([ok, item], { posted: [] }, new Set(), clock);
+    assert.equal(reports[1].result, 'OK');
+    assert.equal(reports[1].optional, true);
+    assert.equal(reports[1].question, 'もう一度登録します。');
+    assert.doesNotMatch(describeSelfTest(reports), /確認待ち/);
+    const record = selfTestRecord(reports, clock(), '');
+    assert.deepEqual(record.pending, []);
+    assert.deepEqual(selfTestWarnings(record), []);
+  });
+
+  test('an item sees the reports of the items before it', () => {
+    const seen: string[][] = [];
+    const spy: CheckItem<Ctx> = {
+      ...ok,
+      id: 'spy',
+      run: (_c, earlier) => {
+        seen.push(earlier.map((r) => `${r.id}:${r.result}`));
+        return { result: 'OK', detail: '' };
+      },
+    };
+    runChecks([ok, throws(true), spy], { posted: [] }, new Set(), clock);
+    assert.deepEqual(seen, [['ok:OK', 'throws-true:NG']]);
+  });
+
   test('an error while checking is NG; it blocks posting only for an item the protocol relies on', () => {
     const reports = runChecks([throws(true), throws(false)], { posted: [] }, new Set(), clock);
     assert.deepEqual(

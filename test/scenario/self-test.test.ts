@@ -21,6 +21,10 @@ const ITEMS = [
   'trigger',
   'properties',
   'time-zone',
+  'mf-office',
+  'mf-periods',
+  'mf-permissions',
+  'mf-posting',
 ];
 
 interface Report {

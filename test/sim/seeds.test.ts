@@ -33,6 +33,24 @@ describe('simulation', () => {
     assert.equal(summary.seeds, CI_SEEDS.length);
     assert.deepEqual(summary.emulatorErrors, []);
     assert.equal(summary.failing.length, 0, formatSummary(summary));
+    // Every value of every MF switch the seeds vary ran (sim/gas/README.md, table of unknowns).
+    for (const label of [
+      'second journalize duplicates',
+      'second journalize refused',
+      'refusal generic',
+      'refusal invented',
+      'transaction_id as-listed',
+      'transaction_id lowercase-hex',
+      'journalize tags kept',
+      'journalize tags dropped',
+      'lag 0',
+      'lag 1-9 min',
+      'lag 21-29 min, 照合猶予 raised',
+    ]) {
+      assert.ok((summary.mf[label] ?? 0) > 0, `no CI seed ran "${label}"`);
+    }
+    for (const fault of ['429', '429 (no Retry-After)', '5xx-after-commit', '5xx-before-commit'])
+      assert.ok((summary.faults[fault] ?? 0) > 0, `no CI seed injected ${fault}`);
   });
 
   test(`the CI seeds with people acting inside a run's locked write (${CI_ANYTIME_SEEDS.length} seeds, --people-anytime) violate no invariant`, async (t) => {

@@ -16,6 +16,11 @@ export interface SyncHttpRequest {
   validateHttpsCertificates?: boolean;
   /** Bodies above this fail with 'other' (UrlFetchApp's response cap is 50 MB). */
   maxResponseBytes?: number;
+  /**
+   * Any host, not only loopback. Only the maintainer's live contract run (test/contract/live.ts, never in
+   * CI) sets it; the emulator never does.
+   */
+  remoteAllowed?: boolean;
 }
 
 export interface SyncHttpResponse {
@@ -181,7 +186,7 @@ function ensureWorker(): State {
   return s;
 }
 
-function targetError(url: string): SyncHttpError | undefined {
+function targetError(url: string, remoteAllowed = false): SyncHttpError | undefined {
   let u: URL;
   try {
     u = new URL(url);
@@ -191,7 +196,7 @@ function targetError(url: string): SyncHttpError | undefined {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     return { error: 'other', message: `Unsupported protocol: ${u.protocol}` };
   }
-  if (!isLoopbackHost(u.hostname)) {
+  if (!remoteAllowed && !isLoopbackHost(u.hostname)) {
     return {
       error: 'dns',
       message: `Not a loopback host (the emulator never leaves this machine): ${u.hostname}`,
@@ -206,7 +211,7 @@ function targetError(url: string): SyncHttpError | undefined {
  * the caller models UrlFetchApp's followRedirects and sees the raw bytes.
  */
 export function syncHttpRequest(req: SyncHttpRequest): SyncHttpResponse | SyncHttpError {
-  const bad = targetError(req.url);
+  const bad = targetError(req.url, req.remoteAllowed === true);
   if (bad) return bad;
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const s = ensureWorker();
