@@ -68,20 +68,29 @@ export function graceForLag(lagMs: number): number {
   return Math.max(DEFAULT_GRACE_MINUTES, Math.ceil(minutes / 5) * 5);
 }
 
-/** A journal kicho may have made: its tag, or — where journalize keeps no tags — any statement-line journal. */
+/**
+ * A journal kicho may have made: its tag; where 本番前チェック saw journalize drop tags, any
+ * statement-line journal; and before it has looked, a statement-line journal made through the API
+ * (entered_by JOURNAL_TYPE_EXTERNAL, "APIで作成された仕訳" in MF's document). Until the check, whether MF
+ * keeps tags is unknown, and a 台帳 restored only from tagged journals would lose every line where it does
+ * not (the line is journalized in MF, so it is never imported again).
+ */
 export function isKichoJournal(
-  journal: { tags: readonly string[]; transaction_id: string | null },
+  journal: { tags: readonly string[]; transaction_id: string | null; entered_by?: string },
   behaviour: MfBehaviour | null,
 ): boolean {
   if (journal.tags.some(isRemoteTag)) return true;
-  return behaviour?.journalizeTags === 'dropped' && !!journal.transaction_id;
+  if (!journal.transaction_id) return false;
+  const seen = behaviour?.journalizeTags;
+  if (seen === 'dropped') return true;
+  return seen !== 'kept' && journal.entered_by === 'JOURNAL_TYPE_EXTERNAL';
 }
 
 /** How the lost-ledger messages name those journals. */
 export function kichoJournalsLabel(behaviour: MfBehaviour | null): string {
-  return behaviour?.journalizeTags === 'dropped'
-    ? 'kicho が登録した仕訳か明細から作られた仕訳'
-    : 'kicho が登録した仕訳';
+  const seen = behaviour?.journalizeTags;
+  if (seen === 'dropped') return 'kicho が登録した仕訳か明細から作られた仕訳';
+  return seen === 'kept' ? 'kicho が登録した仕訳' : 'kicho が登録した仕訳か API で明細から作られた仕訳';
 }
 
 export const MF_BEHAVIOUR_MSG = {

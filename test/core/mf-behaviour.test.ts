@@ -35,7 +35,9 @@ describe('isKichoJournal', () => {
   const tagged = { tags: ['kc-0123456789abcdef'], transaction_id: null };
   const line = { tags: [], transaction_id: 'abc%2B' };
   const other = { tags: ['people-tag'], transaction_id: null };
-  test('by tag; a statement-line journal without one only where journalize drops tags', () => {
+  const apiLine = { tags: [], transaction_id: 'abc%2B', entered_by: 'JOURNAL_TYPE_EXTERNAL' };
+  const feedLine = { tags: [], transaction_id: 'abc%2B', entered_by: 'JOURNAL_TYPE_DATA_LINKAGE' };
+  test('by tag; a statement-line journal without one where journalize drops tags, or made through the API before the check', () => {
     const kept: MfBehaviour = { v: 1, at, journalizeTags: 'kept' };
     const dropped: MfBehaviour = { v: 1, at, journalizeTags: 'dropped' };
     for (const b of [null, kept, dropped]) assert.equal(isKichoJournal(tagged, b), true);
@@ -43,6 +45,12 @@ describe('isKichoJournal', () => {
     assert.equal(isKichoJournal(line, kept), false);
     assert.equal(isKichoJournal(line, dropped), true);
     assert.equal(isKichoJournal(other, dropped), false);
+    // Before 本番前チェック: an untagged statement-line journal counts when the API made it.
+    assert.equal(isKichoJournal(apiLine, null), true);
+    assert.equal(isKichoJournal(feedLine, null), false);
+    assert.equal(isKichoJournal(apiLine, kept), false);
+    assert.equal(isKichoJournal(feedLine, dropped), true);
+    assert.match(kichoJournalsLabel(null), /API で明細から作られた仕訳/);
     assert.match(kichoJournalsLabel(dropped), /明細から作られた仕訳/);
     assert.doesNotMatch(kichoJournalsLabel(kept), /明細から/);
   });
