@@ -5,6 +5,7 @@
  * form, against both the 取引先 name and its reading (MF search_key). Two possible invoices are shown,
  * never guessed. Pure.
  */
+import { enlargeSmallKana } from './kana';
 import type { LedgerRow, RowChange } from './ledger';
 import { normalizeText } from './text';
 
@@ -40,19 +41,6 @@ const LEGAL_FORMS = [
   /(?:シヤ|ザイ|カ|ユ|ド|メ|シ|イ|トク)\)|\((?:シヤ|ザイ|カ|ユ|ド|メ|シ|イ|トク)/g,
 ];
 
-const SMALL_KANA: Record<string, string> = {
-  ァ: 'ア',
-  ィ: 'イ',
-  ゥ: 'ウ',
-  ェ: 'エ',
-  ォ: 'オ',
-  ッ: 'ツ',
-  ャ: 'ヤ',
-  ュ: 'ユ',
-  ョ: 'ヨ',
-  ヮ: 'ワ',
-};
-
 function toKatakana(text: string): string {
   return text.replace(/[\u3041-\u3096]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0x60));
 }
@@ -64,7 +52,7 @@ function toKatakana(text: string): string {
  */
 export function payerForm(text: string): string {
   let t = toKatakana(normalizeText(text)).replace(/[（]/g, '(').replace(/[）]/g, ')');
-  t = t.replace(/[ァィゥェォッャュョヮ]/g, (c) => SMALL_KANA[c] ?? c);
+  t = enlargeSmallKana(t);
   t = t.replace(PREFIXES, '');
   for (const form of LEGAL_FORMS) t = t.replace(form, ' ');
   return t.replace(/[\s()「」[\]【】.,、。・ー\-－―]/g, '');

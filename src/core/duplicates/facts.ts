@@ -3,6 +3,7 @@
  * branches) and from the 台帳 (which row it belongs to, the row's 口座). Pure: the app layer hands in the
  * journals MF listed, the 台帳 rows, and the office's own accounts.
  */
+import { enlargeSmallKana } from '../kana';
 import { isRemoteTag, remoteTag } from '../keys';
 import type { LedgerRow } from '../ledger';
 import { normalizeText } from '../text';
@@ -113,19 +114,6 @@ const LEADING_WORDS =
   /^(?:振込み?|フリコミ|フリカエ|振替|口座振替|コウザフリカエ|自動振替|口振|デビット|Vデビット|VISAデビット|JCBデビット|カード|クレジット|ペイジー|入金|出金|支払い?|シハライ|引落し?|ヒキオトシ)/;
 const LEGAL_FORMS =
   /株式会社|有限会社|合同会社|\(株\)|\(有\)|(?:カ|ユ|ド|メ|シ|イ)\)|\((?:カ|ユ|ド|メ|シ|イ)/g;
-const SMALL = /[ァィゥェォッャュョヮ]/g;
-const LARGE: Record<string, string> = {
-  ァ: 'ア',
-  ィ: 'イ',
-  ゥ: 'ウ',
-  ェ: 'エ',
-  ォ: 'オ',
-  ッ: 'ツ',
-  ャ: 'ヤ',
-  ュ: 'ユ',
-  ョ: 'ヨ',
-  ヮ: 'ワ',
-};
 
 /**
  * One form of a 摘要 for comparing: NFKC (半角カナ → 全角, 全角英数 → 半角), hiragana → katakana, small
@@ -133,9 +121,9 @@ const LARGE: Record<string, string> = {
  * and punctuation dropped.
  */
 export function similarText(text: string): string {
-  let t = normalizeText(text)
-    .replace(/[\u3041-\u3096]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0x60))
-    .replace(SMALL, (c) => LARGE[c] ?? c)
+  let t = enlargeSmallKana(
+    normalizeText(text).replace(/[\u3041-\u3096]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0x60)),
+  )
     .toUpperCase()
     .replace(/[（]/g, '(')
     .replace(/[）]/g, ')');
