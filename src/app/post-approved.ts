@@ -5,6 +5,7 @@
 
 import { type CsvSource, csvJournalRequest, findSource } from '../core/csv/sources';
 import { planToken } from '../core/dry-run';
+import { isEvtKey } from '../core/events';
 import { fingerprint } from '../core/fingerprint';
 import { keyProblem } from '../core/key-check';
 import { isCsvKey, isMfKey, remoteTag } from '../core/keys';
@@ -210,7 +211,8 @@ export function mfSender(client: MfClient, masters: Masters, sources: readonly C
       if (broken) return { kind: 'invalid', problems: [broken] };
       const outside = periodProblem(client, c.record);
       if (outside) return outside;
-      if (isCsvKey(c.key)) return sendCsv(client, masters, sources, c);
+      // An event from another automation (evt:) has no MF line either: posted like a CSV line.
+      if (isCsvKey(c.key) || isEvtKey(c.key)) return sendCsv(client, masters, sources, c);
       if (!isMfKey(c.key)) return { kind: 'invalid', problems: [`キー「${c.key}」の形が正しくありません。`] };
       if (lines.auth) return { kind: 'unauthorized', message: lines.auth };
       if (lines.unverified) return { kind: 'not-sent', reason: STATEMENT_MSG.unverified };
