@@ -18,12 +18,14 @@ import {
   countResults,
   EVENT_MSG,
   type EventAnswer,
+  type EventPlan,
   type EventResult,
   failureLogged,
   parseEventRequest,
   planEvents,
   sameSecret,
 } from '../core/events';
+import type { LedgerRecord } from '../core/ledger';
 import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { importBlockedBy } from '../core/self-test';
@@ -34,6 +36,7 @@ import { underScriptLock } from '../gas/lock';
 import { knownSecrets } from '../gas/properties';
 import { readMfBehaviour, readSelfTest, recordLedgerRows } from '../gas/run-state';
 import { currentUserEmail } from '../gas/session';
+import { readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import {
   newWebhookSecret,
@@ -45,6 +48,7 @@ import {
 } from '../gas/webhook-secret';
 import { refuseWithoutPermissions } from './permission-gate';
 import { preflight } from './preflight';
+import { holdRecentlySent } from './recent-sends';
 import { appendRunLog } from './run-log';
 
 export const WEB_ACTION = 'イベント受付';
@@ -144,8 +148,10 @@ function receiveEvents(e: WebAppEvent): EventAnswer {
     const sheet = ledgerSheet();
     const view = readEventView(sheet);
     const plan = planEvents(checked, source.name, view.states, view.journalIds, new Date().toISOString());
-    const readBack = appendEventRows(plan.records, sheet);
-    const results = confirmEvents(plan, readBack);
+    // An event sent a moment ago whose row a person deleted comes back 不明: looked up before any send.
+    const held = holdRecentlySent(plan.records, readSettings().settings.graceMinutes);
+    const readBack = appendEventRows(held.rows, sheet);
+    const results = confirmEvents(withStates(plan, held.rows), readBack);
     if (plan.records.length > 0) recordLedgerRows(view.rows + readBack.size);
     logResults(source.name, results);
     return results;
@@ -154,9 +160,22 @@ function receiveEvents(e: WebAppEvent): EventAnswer {
   return { results: done.value };
 }
 
+/** The answer's 状態 is the row's as written (不明 for a row held by recent sends). */
+function withStates(plan: EventPlan, rows: readonly LedgerRecord[]): EventPlan {
+  const results = plan.results.map((r) => ({ ...r }));
+  for (const row of rows) {
+    const i = plan.pending.get(String(row.キー));
+    if (i !== undefined && row.状態 !== '未判定') {
+      results[i].state = String(row.状態);
+      results[i].message = EVENT_MSG.acceptedHeld;
+    }
+  }
+  return { ...plan, results };
+}
+
 /** The sheets a request needs, checked like every entry point (a renamed 台帳 stops it). */
 function preflightEvents(): string | null {
-  const refusal = preflight(SHEET.ledger, SHEET.sources);
+  const refusal = preflight(SHEET.ledger, SHEET.sources, SHEET.settings);
   return refusal ? refusal.messages.join(' ') : null;
 }
 

@@ -53,6 +53,8 @@ export interface SourceEvent {
 
 export const EVENT_MSG = {
   accepted: '台帳に「未判定」で記録しました。判定と確認のあとでMFに登録します。',
+  acceptedHeld:
+    '台帳に記録しました。このイベントは少し前に登録のため送信されています（行が消されたようです）。二重に登録しないよう「不明」にし、MFで確かめてから扱います。',
   duplicate: (state: string) =>
     `この id は記録済みです（台帳の状態: ${state}）。二重には記録していません。送り直しても同じ答えです。`,
   duplicateInRequest: '同じリクエストの中に同じ id が二度あります。記録は一度だけです。',

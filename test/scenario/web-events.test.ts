@@ -291,6 +291,52 @@ describe('bad requests lose nothing and say why', () => {
   });
 });
 
+/** A person deletes the 台帳 row holding `key` (rows below move up). */
+function deleteRow(w: KichoWorld, key: string): void {
+  const s = w.emu.world.spreadsheet.sheets.find((x) => x.name === '台帳');
+  assert.ok(s);
+  let col = 0;
+  for (let c = 1; c <= s.lastColumn(); c++) if (s.value(1, c) === 'キー') col = c;
+  let i = -1;
+  for (let r = 2; r <= s.lastRow(); r++) if (s.value(r, col) === key) i = r - 1;
+  assert.ok(i > 0, `row of ${key}`);
+  s.rows.splice(i, 1);
+}
+
+describe('a posted event whose row a person deleted, sent again', () => {
+  test('long after: recorded again, then found in MF by its tag before any send — one journal, 完了', () => {
+    const { w, key } = shopWorld();
+    send(w, request(key, [event('del-1')]));
+    approveAndPost(w, ['evt:shop:del-1']);
+    assert.equal(journalsFor(w, 'evt:shop:del-1').length, 1);
+    w.emu.world.clock.advance(60 * 60_000);
+    deleteRow(w, 'evt:shop:del-1');
+    const again = send(w, request(key, [event('del-1')]));
+    assert.equal(again.results[0].status, 'accepted');
+    approveAndPost(w, ['evt:shop:del-1']);
+    assert.equal(journalsFor(w, 'evt:shop:del-1').length, 1, 'never a second journal');
+    const row = evtRows(w).find((r) => r.キー === 'evt:shop:del-1');
+    assert.equal(row?.状態, '完了');
+    assert.equal(row?.MF仕訳ID, journalsFor(w, 'evt:shop:del-1')[0].id);
+  });
+
+  test('a moment after: recorded as 不明 (sent a moment ago), looked up by reconcile, never sent twice', () => {
+    const { w, key } = shopWorld();
+    send(w, request(key, [event('del-2')]));
+    approveAndPost(w, ['evt:shop:del-2']);
+    deleteRow(w, 'evt:shop:del-2');
+    const again = send(w, request(key, [event('del-2')]));
+    assert.equal(again.results[0].status, 'accepted');
+    assert.equal(again.results[0].state, '不明');
+    assert.equal(w.run('reconcile').status, 'ok');
+    w.emu.world.clock.advance(30 * 60_000);
+    assert.equal(w.run('reconcile').status, 'ok');
+    assert.equal(w.run('postApproved').status, 'ok');
+    assert.equal(journalsFor(w, 'evt:shop:del-2').length, 1);
+    assert.equal(evtRows(w).find((r) => r.キー === 'evt:shop:del-2')?.状態, '完了');
+  });
+});
+
 describe('loops', () => {
   test('an event made from kicho’s own output is refused and says so', () => {
     const { w, key } = shopWorld();
