@@ -54,8 +54,9 @@ import { appendRunLog } from './run-log';
 export const WEB_ACTION = 'イベント受付';
 
 /**
- * How long a request waits for the lock: senders time out after tens of seconds (Zapier ~30 s), and a
- * request holds the lock for a second or two, so 15 s lets several queue and still answers in time.
+ * How long a request waits for the lock. A request holds it for about a second (bench: イベント受付), so
+ * about a dozen requests arriving together are served by one wait; the rest are told to send again,
+ * which is safe. Senders give up on a slow answer after some tens of seconds and resend anyway.
  */
 export const EVENT_LOCK_WAIT_MS = 15_000;
 /** ログ shows at most this many rejected events of one request (the sender has every one in its answer). */
@@ -144,13 +145,15 @@ function receiveEvents(e: WebAppEvent): EventAnswer {
 
   // Keys carry the spelling on 取込元, so 「Shop」 and 「shop」 are one source and one key.
   const checked = parsed.events.map((raw) => checkEvent(raw, source.name));
+  // Read before the lock: the lock is held as briefly as the check-then-write needs.
+  const graceMinutes = readSettings().settings.graceMinutes;
   const done = underScriptLock(() => {
     const sheet = ledgerSheet();
     const view = readEventView(sheet);
     const plan = planEvents(checked, source.name, view.states, view.journalIds, new Date().toISOString());
     // An event sent a moment ago whose row a person deleted comes back 不明: looked up before any send.
-    const held = holdRecentlySent(plan.records, readSettings().settings.graceMinutes);
-    const readBack = appendEventRows(held.rows, sheet);
+    const held = holdRecentlySent(plan.records, graceMinutes);
+    const readBack = appendEventRows(held.rows, sheet, view);
     const results = confirmEvents(withStates(plan, held.rows), readBack);
     if (plan.records.length > 0) recordLedgerRows(view.rows + readBack.size);
     logResults(source.name, results);
@@ -214,7 +217,13 @@ export function rotateWebhookSecret(): WebhookInfo & { fullUrl: string; message:
   const message = had
     ? 'イベント受付の key を作り直しました。前の URL はもう使えません。送信元（Zapier・Make・n8n など）の URL を、下の新しい URL に置き換えてください。'
     : 'イベント受付の key を作りました。下の URL を送信元（Zapier・Make・n8n など）に貼ってください。';
-  log(true, 0, had ? 'イベント受付の key を作り直しました（key は記録しません）。' : 'イベント受付の key を作りました（key は記録しません）。');
+  log(
+    true,
+    0,
+    had
+      ? 'イベント受付の key を作り直しました（key は記録しません）。'
+      : 'イベント受付の key を作りました（key は記録しません）。',
+  );
   return {
     enabled: true,
     url,
@@ -230,5 +239,9 @@ export function rotateWebhookSecret(): WebhookInfo & { fullUrl: string; message:
 export function disableWebhook(): WebhookInfo & { message: string } {
   removeWebhookSecret();
   log(true, 0, 'イベント受付を止めました（key を削除しました）。');
-  return { enabled: false, url: webAppUrl(), message: 'イベント受付を止めました。どの URL からも受け付けません。' };
+  return {
+    enabled: false,
+    url: webAppUrl(),
+    message: 'イベント受付を止めました。どの URL からも受け付けません。',
+  };
 }

@@ -5,11 +5,13 @@
  */
 import { headerIndex } from '../core/headers';
 import { keyCellText, type LedgerRecord } from '../core/ledger';
-import { appendRecords, readHeaderRow } from './workbook';
+import { appendRows, readHeaderRow } from './workbook';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 export interface EventLedgerView {
+  /** Column (0-based) of each header, as row 1 has them now. */
+  index: Map<string, number>;
   /** key → 状態 of its first row. */
   states: Map<string, string>;
   /** Every MF仕訳ID on the 台帳 (events made from kicho's own journals are loops). */
@@ -31,7 +33,12 @@ export function readEventView(sheet: Sheet): EventLedgerView {
   const keys = column(sheet, index.get('キー'), last);
   const states = column(sheet, index.get('状態'), last);
   const journals = column(sheet, index.get('MF仕訳ID'), last);
-  const view: EventLedgerView = { states: new Map(), journalIds: new Set(), rows: Math.max(0, last - 1) };
+  const view: EventLedgerView = {
+    index,
+    states: new Map(),
+    journalIds: new Set(),
+    rows: Math.max(0, last - 1),
+  };
   keys.forEach((k, i) => {
     const key = keyCellText(k);
     if (key !== '' && !view.states.has(key)) view.states.set(key, String(states[i] ?? ''));
@@ -40,15 +47,31 @@ export function readEventView(sheet: Sheet): EventLedgerView {
   return view;
 }
 
-/** Appends the records in one write, flushes, and returns the keys the new rows read back with. */
-export function appendEventRows(records: readonly LedgerRecord[], sheet: Sheet): Set<string> {
+/**
+ * Appends the records under the headers `view` read (no second header read: the lock is held), in one
+ * write through the text writer, flushes, and returns the keys the new rows read back with.
+ */
+export function appendEventRows(
+  records: readonly LedgerRecord[],
+  sheet: Sheet,
+  view: EventLedgerView,
+): Set<string> {
   const back = new Set<string>();
-  if (records.length === 0) return back;
-  const keyCol = headerIndex(readHeaderRow(sheet)).get('キー');
+  const keyCol = view.index.get('キー');
+  if (records.length === 0 || keyCol === undefined) return back;
+  const width = Math.max(...view.index.values()) + 1;
+  const rows = records.map((record) => {
+    const row: unknown[] = new Array(width).fill('');
+    for (const [header, value] of Object.entries(record)) {
+      const col = view.index.get(header);
+      if (col !== undefined) row[col] = value;
+    }
+    return row;
+  });
   const first = sheet.getLastRow() + 1;
-  appendRecords(sheet, records);
-  if (keyCol === undefined) return back;
+  appendRows(sheet, rows);
   SpreadsheetApp.flush();
-  for (const r of sheet.getRange(first, keyCol + 1, records.length, 1).getValues()) back.add(keyCellText(r[0]));
+  for (const r of sheet.getRange(first, keyCol + 1, records.length, 1).getValues())
+    back.add(keyCellText(r[0]));
   return back;
 }
