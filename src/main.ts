@@ -39,8 +39,8 @@ import { runScheduled } from './app/scheduled';
 import { selfTest, selfTestConfirm } from './app/self-test';
 import { openSettings, removeAiKey, saveAiKey, saveSettings, settingsForm } from './app/settings-dialog';
 import { setup } from './app/setup';
-import { disableWebhook, doPost, rotateWebhookSecret, webhookInfo } from './app/web-events';
 import { addStarterRules, setupChecklist, setupWizard, showRulesSheet } from './app/setup-guide';
+import { disableWebhook, doPost, rotateWebhookSecret, webhookInfo } from './app/web-events';
 
 declare const global: Record<string, unknown>;
 

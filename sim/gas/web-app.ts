@@ -14,11 +14,18 @@
  * wave of more is refused with the documented message, without running.
  */
 import type { Emulator } from './index';
-import { type InterleavedJob, type InterleavedResult, type Pick, runInterleaved, type WorkerPool } from './interleave';
+import {
+  type InterleavedJob,
+  type InterleavedResult,
+  type Pick,
+  runInterleaved,
+  type WorkerPool,
+} from './interleave';
 import type { World } from './world';
 
 export const SIMULTANEOUS_PER_USER = 30;
-export const TOO_MANY_SIMULTANEOUS = 'There are too many scripts running simultaneously for this Google user account.';
+export const TOO_MANY_SIMULTANEOUS =
+  'There are too many scripts running simultaneously for this Google user account.';
 
 export interface WebRequest {
   /** The query string's parameters (e.g. { key }). */
@@ -49,7 +56,9 @@ export interface WebOptions {
 
 function queryString(query: Record<string, string | string[]>): string {
   return Object.entries(query)
-    .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => `${encodeURIComponent(k)}=${encodeURIComponent(x)}`))
+    .flatMap(([k, v]) =>
+      (Array.isArray(v) ? v : [v]).map((x) => `${encodeURIComponent(k)}=${encodeURIComponent(x)}`),
+    )
     .join('&');
 }
 
@@ -64,7 +73,7 @@ export function webAppEvent(req: WebRequest): Record<string, unknown> {
     for (const part of contents.split('&')) {
       const [k, v = ''] = part.split('=');
       const name = safeDecode(k);
-      (parameters[name] ??= []).push(safeDecode(v));
+      parameters[name] = [...(parameters[name] ?? []), safeDecode(v)];
     }
   }
   const parameter: Record<string, string> = {};
@@ -133,7 +142,10 @@ export function webResponse(
 }
 
 function escapeHtml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
+  return s.replace(
+    /[&<>"]/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string,
+  );
 }
 
 /** One POST, run to its end as one execution of the deploying user (the world's owner). */

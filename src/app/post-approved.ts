@@ -202,7 +202,10 @@ function statementFacts(
 
 export function mfSender(client: MfClient, masters: Masters, sources: readonly CsvSource[] = []): SenderPort {
   let lines: ReturnType<typeof statementFacts> = { facts: new Map(), auth: null, unverified: true };
-  let events: { keys: Set<string>; lookup: EventLookup } = { keys: new Set(), lookup: lookUpEvents(client, []) };
+  let events: { keys: Set<string>; lookup: EventLookup } = {
+    keys: new Set(),
+    lookup: lookUpEvents(client, []),
+  };
   return {
     prepare(claimed: readonly Claimed[]): void {
       lines = statementFacts(client, masters, claimed);

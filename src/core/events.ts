@@ -73,8 +73,10 @@ export const EVENT_MSG = {
     `本文が大きすぎます（${bytes} バイト。${MAX_BODY_BYTES} バイトまで）。イベントを分けて送ってください。何も記録していません。`,
   notJson:
     '本文が JSON として読めません。送信元の設定で本文を JSON（Content-Type: application/json）にしてください。何も記録していません。',
-  notObject: '本文は JSON のオブジェクト {"source": ..., "events": [...]} にしてください。何も記録していません。',
-  noSource: 'source（取込元の名前）がありません。シート「取込元」にある名前を入れてください。何も記録していません。',
+  notObject:
+    '本文は JSON のオブジェクト {"source": ..., "events": [...]} にしてください。何も記録していません。',
+  noSource:
+    'source（取込元の名前）がありません。シート「取込元」にある名前を入れてください。何も記録していません。',
   badSource: (why: string) => `source（取込元の名前）が正しくありません: ${why} 何も記録していません。`,
   unknownSource: (name: string) =>
     `取込元「${name}」がシート「取込元」にありません。先にシート「取込元」に名前と相手の勘定科目（例: 売掛金、普通預金）を加えてから送ってください。何も記録していません。`,
@@ -120,8 +122,15 @@ export function evtKeySource(key: string): string | null {
   return m ? m[1] : null;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this rejects
-const CONTROL = /[\u0000-\u001f\u007f]/u;
+/** A C0 control character or DEL; with `multiline`, line feeds, carriage returns and tabs are allowed. */
+function hasControl(s: string, multiline = false): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (multiline && (c === 9 || c === 10 || c === 13)) continue;
+    if (c < 32 || c === 127) return true;
+  }
+  return false;
+}
 
 type Check<T> = { ok: true; value: T } | { ok: false; why: string };
 
@@ -134,8 +143,7 @@ function text(value: unknown, max: number, required: boolean, multiline = false)
   const s = String(value);
   if (s.trim() === '') return required ? { ok: false, why: '空です。' } : { ok: true, value: '' };
   if ([...s].length > max) return { ok: false, why: `長すぎます（${max} 文字まで）。` };
-  const control = multiline ? /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/u : CONTROL;
-  if (control.test(s)) return { ok: false, why: '制御文字（改行など）が入っています。' };
+  if (hasControl(s, multiline)) return { ok: false, why: '制御文字（改行など）が入っています。' };
   return { ok: true, value: s };
 }
 
@@ -169,9 +177,11 @@ function amount(value: unknown): Check<number> {
   else if (typeof value === 'string') {
     // No-code tools often send numbers as text; 全角 digits, ¥ and commas as a bank CSV has them.
     const s = value.normalize('NFKC').trim().replace(/^¥/u, '').replace(/円$/u, '').replace(/,/gu, '');
-    if (!/^\d+$/u.test(s)) return { ok: false, why: `「${value.slice(0, 20)}」は金額（1以上の整数の円）ではありません。` };
+    if (!/^\d+$/u.test(s))
+      return { ok: false, why: `「${value.slice(0, 20)}」は金額（1以上の整数の円）ではありません。` };
     n = Number(s);
-  } else return { ok: false, why: value === undefined ? 'ありません。' : '1以上の整数（円）にしてください。' };
+  } else
+    return { ok: false, why: value === undefined ? 'ありません。' : '1以上の整数（円）にしてください。' };
   if (!Number.isInteger(n) || n <= 0) return { ok: false, why: '1以上の整数（円）にしてください。' };
   if (n > MAX_AMOUNT) return { ok: false, why: '大きすぎます。' };
   return { ok: true, value: n };
@@ -183,7 +193,9 @@ export function checkEvent(
   source: string,
 ): { ok: true; event: SourceEvent } | { ok: false; id: string; type?: string; message: string } {
   const rawId =
-    raw && typeof raw === 'object' && ('id' in raw) ? String((raw as { id: unknown }).id ?? '').slice(0, 100) : '';
+    raw && typeof raw === 'object' && 'id' in raw
+      ? String((raw as { id: unknown }).id ?? '').slice(0, 100)
+      : '';
   const fail = (field: string, why: string, type?: string) => ({
     ok: false as const,
     id: rawId,
@@ -200,7 +212,13 @@ export function checkEvent(
   const t = type.value.trim();
   const date = typeof e.date === 'string' ? e.date.trim() : '';
   if (!isRealDate(date))
-    return fail('date', e.date === undefined ? 'ありません（yyyy-MM-dd）。' : '日付は yyyy-MM-dd（例: 2026-11-30）の実在する日にしてください。', t);
+    return fail(
+      'date',
+      e.date === undefined
+        ? 'ありません（yyyy-MM-dd）。'
+        : '日付は yyyy-MM-dd（例: 2026-11-30）の実在する日にしてください。',
+      t,
+    );
   const a = amount(e.amount);
   if (!a.ok) return fail('amount', a.why, t);
   const direction = typeof e.direction === 'string' ? e.direction.normalize('NFKC').trim() : '';
@@ -247,14 +265,17 @@ export function parseEventRequest(
   } catch (_e) {
     return { ok: false, error: EVENT_MSG.notJson };
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, error: EVENT_MSG.notObject };
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    return { ok: false, error: EVENT_MSG.notObject };
   const p = parsed as Record<string, unknown>;
-  if (p.source === undefined || p.source === null || p.source === '') return { ok: false, error: EVENT_MSG.noSource };
-  if (typeof p.source !== 'string') return { ok: false, error: EVENT_MSG.badSource('文字列にしてください。') };
+  if (p.source === undefined || p.source === null || p.source === '')
+    return { ok: false, error: EVENT_MSG.noSource };
+  if (typeof p.source !== 'string')
+    return { ok: false, error: EVENT_MSG.badSource('文字列にしてください。') };
   const source = p.source.trim();
   const problem = sourceProblem(source);
   if (problem) return { ok: false, error: EVENT_MSG.badSource(problem) };
-  if (source.includes(':') || CONTROL.test(source))
+  if (source.includes(':') || hasControl(source))
     return { ok: false, error: EVENT_MSG.badSource('「:」や制御文字は使えません。') };
   if (!Array.isArray(p.events) || p.events.length === 0) return { ok: false, error: EVENT_MSG.noEvents };
   if (p.events.length > MAX_EVENTS) return { ok: false, error: EVENT_MSG.tooManyEvents(p.events.length) };
@@ -354,7 +375,13 @@ export function confirmEvents(plan: EventPlan, readBack: ReadonlySet<string>): E
   const results = plan.results.map((r) => ({ ...r }));
   for (const [key, i] of plan.pending) {
     if (readBack.has(key)) continue;
-    results[i] = { ...results[i], status: 'rejected', state: undefined, message: EVENT_MSG.notConfirmed, retry: true };
+    results[i] = {
+      ...results[i],
+      status: 'rejected',
+      state: undefined,
+      message: EVENT_MSG.notConfirmed,
+      retry: true,
+    };
   }
   return results.map((r) => {
     const { state, ...rest } = r;
@@ -366,7 +393,13 @@ export function confirmEvents(plan: EventPlan, readBack: ReadonlySet<string>): E
 export function allRetry(checked: readonly ReturnType<typeof checkEvent>[], message: string): EventResult[] {
   return checked.map((c) =>
     c.ok
-      ? { id: c.event.id, ...(c.event.type ? { type: c.event.type } : {}), status: 'rejected' as const, message, retry: true }
+      ? {
+          id: c.event.id,
+          ...(c.event.type ? { type: c.event.type } : {}),
+          status: 'rejected' as const,
+          message,
+          retry: true,
+        }
       : { id: c.id, ...(c.type ? { type: c.type } : {}), status: 'rejected' as const, message: c.message },
   );
 }
@@ -400,7 +433,8 @@ export interface FailureCount {
 }
 
 export function countFailure(prev: FailureCount | null, nowMs: number): FailureCount {
-  if (!prev || nowMs - prev.since >= FAILURE_WINDOW_MS || nowMs < prev.since) return { since: nowMs, count: 1 };
+  if (!prev || nowMs - prev.since >= FAILURE_WINDOW_MS || nowMs < prev.since)
+    return { since: nowMs, count: 1 };
   return { since: prev.since, count: prev.count + 1 };
 }
 

@@ -74,7 +74,8 @@ export function reviewItems(table: LedgerTable, nowMs: number, graceMs: number):
         record: r,
         rowNumber,
         reason: `送信元から届いて ${Math.floor(age / 3_600_000)} 時間、判定されていません（自動実行がオフか、判定が止まっています）。`,
-        action: 'メニュー「判定」を実行するか、自動実行をオンにしてください。勘定科目を選んで「承認」しても構いません。',
+        action:
+          'メニュー「判定」を実行するか、自動実行をオンにしてください。勘定科目を選んで「承認」しても構いません。',
       });
     } else if (state === '要確認' || state === '未判定') {
       items.push({

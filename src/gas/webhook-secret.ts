@@ -2,7 +2,7 @@
  * The web app's secret (DESIGN §7 KICHO_WEBHOOK_SECRET) and the count of wrong secrets. The secret lives
  * only in script properties: it is shown once when made, and never written to a sheet or ログ.
  */
-import { type FailureCount, FAILURE_WINDOW_MS } from '../core/events';
+import { FAILURE_WINDOW_MS, type FailureCount } from '../core/events';
 
 export const WEBHOOK_SECRET_PROPERTY = 'KICHO_WEBHOOK_SECRET';
 const FAILURES_CACHE_KEY = 'KICHO_WEBHOOK_FAILURES';
@@ -46,7 +46,11 @@ export function readFailures(): FailureCount | null {
 
 export function writeFailures(c: FailureCount): void {
   try {
-    CacheService.getScriptCache().put(FAILURES_CACHE_KEY, JSON.stringify(c), Math.ceil(FAILURE_WINDOW_MS / 1000));
+    CacheService.getScriptCache().put(
+      FAILURES_CACHE_KEY,
+      JSON.stringify(c),
+      Math.ceil(FAILURE_WINDOW_MS / 1000),
+    );
   } catch (_e) {
     // A cache that cannot be written only means every failure is logged.
   }

@@ -143,7 +143,10 @@ test('イベント受付: the URL with its key is shown once, the old one stops 
     assert.equal(w.emu.world.properties.script.get('KICHO_WEBHOOK_SECRET'), undefined);
     assert.match(await again.locator('#webhookState').innerText(), /止まっています/);
     const everywhere = JSON.stringify(w.emu.world.spreadsheet.sheets.map((s) => records(w.emu, s.name)));
-    assert.ok(!everywhere.includes(key.slice(0, 8)) && !everywhere.includes(String(fresh).slice(0, 8)), 'no sheet holds a key');
+    assert.ok(
+      !everywhere.includes(key.slice(0, 8)) && !everywhere.includes(String(fresh).slice(0, 8)),
+      'no sheet holds a key',
+    );
   } finally {
     await server.close();
   }

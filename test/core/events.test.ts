@@ -15,13 +15,13 @@ import {
   MAX_BODY_BYTES,
   parseEventRequest,
   planEvents,
-  sameSecret,
   type SourceEvent,
+  sameSecret,
   utf8Length,
 } from '../../src/core/events';
+import { emptyRecord } from '../../src/core/intake';
 import { keyProblem } from '../../src/core/key-check';
 import { remoteTag } from '../../src/core/keys';
-import { emptyRecord } from '../../src/core/intake';
 
 const good = { id: 'o-1', date: '2026-05-01', amount: 1200, direction: '出金', description: '送料' };
 
@@ -97,10 +97,16 @@ describe('the request', () => {
   const parse = (body: string) => parseEventRequest(body, sourceNameProblem);
   test('the whole body: size in UTF-8 bytes, JSON, source, events', () => {
     assert.equal(utf8Length('あa😀'), 3 + 1 + 4);
-    const big = JSON.stringify({ source: 'shop', events: [{ ...good, description: 'x'.repeat(MAX_BODY_BYTES) }] });
+    const big = JSON.stringify({
+      source: 'shop',
+      events: [{ ...good, description: 'x'.repeat(MAX_BODY_BYTES) }],
+    });
     const tooBig = parse(big);
     assert.ok(!tooBig.ok && /大きすぎます/.test(tooBig.error));
-    const justUnder = JSON.stringify({ source: 'shop', events: [{ ...good, description: 'あ'.repeat(16_000) }] });
+    const justUnder = JSON.stringify({
+      source: 'shop',
+      events: [{ ...good, description: 'あ'.repeat(16_000) }],
+    });
     assert.ok(utf8Length(justUnder) < MAX_BODY_BYTES && parse(justUnder).ok);
     for (const [body, want] of [
       ['', /本文が空/],
@@ -121,7 +127,10 @@ describe('loops', () => {
   test('kicho’s tag, kicho’s keys, the id of a journal kicho made', () => {
     const e = ok(good);
     assert.equal(loopReason(e, new Set()), null);
-    assert.match(String(loopReason({ ...e, description: `x ${remoteTag('evt:shop:1')}` }, new Set())), /タグ/);
+    assert.match(
+      String(loopReason({ ...e, description: `x ${remoteTag('evt:shop:1')}` }, new Set())),
+      /タグ/,
+    );
     assert.match(String(loopReason({ ...e, memo: 'from mf:abc' }, new Set())), /キー/);
     assert.match(String(loopReason({ ...e, id: 'J-77' }, new Set(['J-77']))), /仕訳のID/);
     // Words that merely contain the letters are not keys.
@@ -132,7 +141,9 @@ describe('loops', () => {
 describe('plan and read-back', () => {
   const now = '2026-05-01T00:00:00.000Z';
   test('known keys are duplicates with their 状態; a second copy in a request follows the first', () => {
-    const checked = [good, { ...good, id: 'o-2' }, good, { ...good, id: 'o-3' }].map((e) => checkEvent(e, 'shop'));
+    const checked = [good, { ...good, id: 'o-2' }, good, { ...good, id: 'o-3' }].map((e) =>
+      checkEvent(e, 'shop'),
+    );
     const plan = planEvents(checked, 'shop', new Map([['evt:shop:o-3', '完了']]), new Set(), now);
     assert.deepEqual(
       plan.results.map((r) => [r.status, r.state]),

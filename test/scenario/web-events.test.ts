@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { remoteTag } from '../../src/core/keys';
 import { seededPick, WorkerPool } from '../../sim/gas/interleave';
 import { answerOf, postConcurrently, postToWebApp, type WebRequest } from '../../sim/gas/web-app';
+import { remoteTag } from '../../src/core/keys';
 import { type KichoWorld, kichoWorld } from '../helpers/kicho';
 
 interface Result {
@@ -58,7 +58,8 @@ function send(w: KichoWorld, req: WebRequest): Answer {
 }
 
 const evtRows = (w: KichoWorld) => w.ledger().filter((r) => String(r.キー).startsWith('evt:'));
-const journalsFor = (w: KichoWorld, key: string) => w.mf.journals().filter((j) => j.tags.includes(remoteTag(key)));
+const journalsFor = (w: KichoWorld, key: string) =>
+  w.mf.journals().filter((j) => j.tags.includes(remoteTag(key)));
 
 function approveAndPost(w: KichoWorld, keys: string[]): void {
   for (const k of keys) {
@@ -81,14 +82,18 @@ function logText(w: KichoWorld): string {
 function allCells(w: KichoWorld): string {
   const out: string[] = [];
   for (const s of w.emu.world.spreadsheet.sheets)
-    for (let r = 1; r <= s.lastRow(); r++) for (let c = 1; c <= s.lastColumn(); c++) out.push(String(s.value(r, c)));
+    for (let r = 1; r <= s.lastRow(); r++)
+      for (let c = 1; c <= s.lastColumn(); c++) out.push(String(s.value(r, c)));
   return out.join('\n');
 }
 
 describe('one event, once', () => {
   test('accepted as one 未判定 row; posted once with the 取込元 as the other side; a resend answers duplicate 完了', () => {
     const { w, key } = shopWorld();
-    const first = send(w, request(key, [event('order_1042', { type: 'paid', partner: '', memo: 'ギフト包装' })]));
+    const first = send(
+      w,
+      request(key, [event('order_1042', { type: 'paid', partner: '', memo: 'ギフト包装' })]),
+    );
     assert.equal(first.results.length, 1);
     assert.equal(first.results[0].status, 'accepted');
     assert.equal(first.results[0].state, '未判定');
@@ -124,17 +129,22 @@ describe('one event, once', () => {
     const { w, key } = shopWorld();
     const a = send(
       w,
-      request(key, [event('1042', { type: 'paid' }), event('1042', { type: 'refunded', direction: '出金' }), event('gid://shop/Order 7')]),
+      request(key, [
+        event('1042', { type: 'paid' }),
+        event('1042', { type: 'refunded', direction: '出金' }),
+        event('gid://shop/Order 7'),
+      ]),
     );
     assert.deepEqual(
       a.results.map((r) => r.status),
       ['accepted', 'accepted', 'accepted'],
     );
-    assert.deepEqual(evtRows(w).map((r) => r.キー).sort(), [
-      'evt:shop:1042:paid',
-      'evt:shop:1042:refunded',
-      'evt:shop:gid%3A//shop/Order%207',
-    ]);
+    assert.deepEqual(
+      evtRows(w)
+        .map((r) => r.キー)
+        .sort(),
+      ['evt:shop:1042:paid', 'evt:shop:1042:refunded', 'evt:shop:gid%3A//shop/Order%207'],
+    );
   });
 
   test('hostile text lands as text: a formula in a description is never evaluated', () => {
@@ -149,7 +159,8 @@ describe('one event, once', () => {
     );
     const sheet = w.emu.world.spreadsheet.sheets.find((s) => s.name === '台帳');
     for (let r = 2; sheet && r <= sheet.lastRow(); r++)
-      for (let c = 1; c <= sheet.lastColumn(); c++) assert.equal(sheet.meta(r, c)?.formula, undefined, `formula at ${r},${c}`);
+      for (let c = 1; c <= sheet.lastColumn(); c++)
+        assert.equal(sheet.meta(r, c)?.formula, undefined, `formula at ${r},${c}`);
     const byId = new Map(evtRows(w).map((r) => [String(r.キー), r]));
     hostile.forEach((d, i) => {
       assert.equal(byId.get(`evt:shop:h${i}`)?.摘要, d);
@@ -190,7 +201,12 @@ describe('bad requests lose nothing and say why', () => {
       ['accepted', '台帳に「未判定」で記録しました。判定と確認のあとでMFに登録します。'],
     ]);
     assert.match(a.results[5].message, /受信時刻/);
-    assert.deepEqual(evtRows(w).map((r) => r.キー).sort(), ['evt:shop:a2', 'evt:shop:ok1', 'evt:shop:ok2']);
+    assert.deepEqual(
+      evtRows(w)
+        .map((r) => r.キー)
+        .sort(),
+      ['evt:shop:a2', 'evt:shop:ok1', 'evt:shop:ok2'],
+    );
     assert.equal(evtRows(w).find((r) => r.キー === 'evt:shop:a2')?.金額, 1200);
   });
 
@@ -202,11 +218,28 @@ describe('bad requests lose nothing and say why', () => {
       [{ query: { key }, body: '[1,2]' }, /オブジェクト/],
       [{ query: { key }, body: JSON.stringify({ events: [event('e')] }) }, /source/],
       [{ query: { key }, body: JSON.stringify({ source: 'shop' }) }, /events/],
-      [request(key, Array.from({ length: 101 }, (_, i) => event(`m${i}`))), /101 件/],
-      [request(key, [event('big', { description: 'あ'.repeat(900) })].concat(Array.from({ length: 60 }, (_, i) => event(`b${i}`, { description: 'い'.repeat(300) })))), /大きすぎます/],
+      [
+        request(
+          key,
+          Array.from({ length: 101 }, (_, i) => event(`m${i}`)),
+        ),
+        /101 件/,
+      ],
+      [
+        request(
+          key,
+          [event('big', { description: 'あ'.repeat(900) })].concat(
+            Array.from({ length: 60 }, (_, i) => event(`b${i}`, { description: 'い'.repeat(300) })),
+          ),
+        ),
+        /大きすぎます/,
+      ],
       [request(key, [event('u1')], 'unknown-shop'), /取込元「unknown-shop」がシート「取込元」にありません/],
       [request(key, [event('c1')], 'a:b'), /「:」/],
-      [{ query: { key }, body: 'source=shop&id=1', contentType: 'application/x-www-form-urlencoded' }, /JSON/],
+      [
+        { query: { key }, body: 'source=shop&id=1', contentType: 'application/x-www-form-urlencoded' },
+        /JSON/,
+      ],
     ];
     for (const [req, want] of cases) {
       const a = send(w, req);
@@ -398,12 +431,14 @@ describe('concurrency', () => {
         const reqs = Array.from({ length: 30 }, () => request(key, [event('same-1')]));
         const wave = postConcurrently(w.emu.world, reqs, seededPick(seed), { pool });
         const answers = wave.responses.map((r) => answerOf(r) as Answer | null);
-        assert.ok(answers.every((a) => a !== null), 'every copy gets a JSON answer');
+        assert.ok(
+          answers.every((a) => a !== null),
+          'every copy gets a JSON answer',
+        );
         const statuses = answers.map((a) => (a as Answer).results[0]);
         assert.equal(statuses.filter((r) => r.status === 'accepted').length, 1, `seed ${seed}`);
         // The rest are duplicates, or told the lock was busy and a retry is safe.
-        for (const r of statuses)
-          assert.ok(r.status !== 'rejected' || r.retry === true, JSON.stringify(r));
+        for (const r of statuses) assert.ok(r.status !== 'rejected' || r.retry === true, JSON.stringify(r));
         assert.equal(evtRows(w).length, 1, `seed ${seed}: one row`);
         approveAndPost(w, ['evt:shop:same-1']);
         assert.equal(journalsFor(w, 'evt:shop:same-1').length, 1);
@@ -425,7 +460,17 @@ describe('concurrency', () => {
       let propertyOps = 0;
       while (pending.length > 0 && waves < 20) {
         const batch = pending.slice(0, 30);
-        const wave = postConcurrently(w.emu.world, batch.map((b) => request(key, b.map((id) => event(id)))), seededPick(waves + 7), { pool });
+        const wave = postConcurrently(
+          w.emu.world,
+          batch.map((b) =>
+            request(
+              key,
+              b.map((id) => event(id)),
+            ),
+          ),
+          seededPick(waves + 7),
+          { pool },
+        );
         waves += 1;
         requests += batch.length;
         for (const e of wave.executions) propertyOps += e?.counters.propertyOps ?? 0;
@@ -454,7 +499,13 @@ describe('concurrency', () => {
     const pool = new WorkerPool();
     try {
       const probe = shopWorld();
-      const calls = postConcurrently(probe.w.emu.world, [request(probe.key, [event('k1'), event('k2'), event('k3')])], seededPick(1), { pool }).executions[0]?.calls ?? 0;
+      const calls =
+        postConcurrently(
+          probe.w.emu.world,
+          [request(probe.key, [event('k1'), event('k2'), event('k3')])],
+          seededPick(1),
+          { pool },
+        ).executions[0]?.calls ?? 0;
       assert.ok(calls > 10, `a request makes ${calls} calls`);
       for (let at = 1; at <= calls; at++) {
         const { w, key } = shopWorld();

@@ -40,7 +40,11 @@ function doPost(e) {
 describe('the event object and the answer', () => {
   test('doPost(e) gets the documented fields; a JSON TextOutput is served after the redirect', () => {
     const emu = fixtureEmulator(CODE, { owner: 'owner@example.com' });
-    const res = postToWebApp(emu, { query: { key: 'k1', n: ['1', '2'] }, body: '{"a":1}', contentType: 'application/json' });
+    const res = postToWebApp(emu, {
+      query: { key: 'k1', n: ['1', '2'] },
+      body: '{"a":1}',
+      contentType: 'application/json',
+    });
     assert.equal(res.status, 200);
     assert.match(res.contentType, /^application\/json/);
     const { e, user, url } = answerOf(res) as { e: Record<string, unknown>; user: string; url: string };
@@ -49,14 +53,23 @@ describe('the event object and the answer', () => {
     assert.equal(e.queryString, 'key=k1&n=1&n=2');
     assert.equal(e.contextPath, '');
     assert.equal(e.contentLength, 7);
-    assert.deepEqual(e.postData, { length: 7, type: 'application/json', contents: '{"a":1}', name: 'postData' });
+    assert.deepEqual(e.postData, {
+      length: 7,
+      type: 'application/json',
+      contents: '{"a":1}',
+      name: 'postData',
+    });
     // executeAs USER_DEPLOYING: the execution is the owner's.
     assert.equal(user, 'owner@example.com');
     assert.match(url, /^https:\/\/script\.google\.com\/macros\/s\/.+\/exec$/);
   });
 
   test('a form-encoded body is request parameters too', () => {
-    const e = webAppEvent({ query: {}, body: 'a=1&b=x%20y', contentType: 'application/x-www-form-urlencoded' });
+    const e = webAppEvent({
+      query: {},
+      body: 'a=1&b=x%20y',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     assert.deepEqual(e.parameter, { a: '1', b: 'x y' });
     assert.equal(e.queryString, null);
   });
@@ -101,8 +114,14 @@ describe('simultaneous executions', () => {
       Array.from({ length: 31 }, () => ({ query: { mode: 'count' }, body: '' })),
       seededPick(3),
     );
-    const ns = wave.responses.slice(0, 30).map((r) => (answerOf(r) as { n: number }).n).sort((a, b) => a - b);
-    assert.deepEqual(ns, Array.from({ length: 30 }, (_, i) => i + 1));
+    const ns = wave.responses
+      .slice(0, 30)
+      .map((r) => (answerOf(r) as { n: number }).n)
+      .sort((a, b) => a - b);
+    assert.deepEqual(
+      ns,
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
     assert.equal(wave.responses[30].execution, 'refused');
     assert.ok(wave.responses[30].body.includes(TOO_MANY_SIMULTANEOUS));
     assert.equal(emu.world.properties.script.get('n'), '30');
@@ -110,7 +129,11 @@ describe('simultaneous executions', () => {
 
   test('a request killed mid-way gets no JSON, and its unflushed writes are lost', () => {
     const emu = fixtureEmulator(CODE);
-    const wave = postConcurrently(emu.world, [{ query: { mode: 'count' }, body: '', killAtCall: 4 }], seededPick(1));
+    const wave = postConcurrently(
+      emu.world,
+      [{ query: { mode: 'count' }, body: '', killAtCall: 4 }],
+      seededPick(1),
+    );
     assert.equal(wave.responses[0].execution, 'killed');
     assert.equal(answerOf(wave.responses[0]), null);
   });

@@ -66,7 +66,9 @@ export const SCRIPT_SERVICE: ServiceTable = {
   scriptId: method('free', (ctx) => ctx.world.scriptId),
   /** ScriptApp.getService().getUrl(): the web app's /exec URL, null when the script is not deployed (world.webAppDeployment). */
   serviceUrl: method('free', (ctx) =>
-    ctx.world.webAppDeployment === null ? null : `https://script.google.com/macros/s/${ctx.world.webAppDeployment}/exec`,
+    ctx.world.webAppDeployment === null
+      ? null
+      : `https://script.google.com/macros/s/${ctx.world.webAppDeployment}/exec`,
   ),
   createTrigger: method('other', (ctx, spec: Omit<TriggerSpec, 'id' | 'owner' | 'nextRun'>) => {
     requireAuthorised(ctx, 'ScriptApp.newTrigger');
