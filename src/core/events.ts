@@ -107,18 +107,21 @@ export function utf8Length(text: string): number {
   return n;
 }
 
-/** DESIGN §2: `evt:` + 取込元 + `:` + the sender's id [+ `:` + type]. */
+/**
+ * DESIGN §2: `evt:` + 取込元 + `:` + the sender's id [+ `:` + type]. Each part is encoded the same way, so
+ * a 取込元 with a space in its name still gives a key without white space (the 台帳's キー column form).
+ */
 export function evtKey(source: string, id: string, type = ''): string {
-  return `evt:${source}:${keyPart(id)}${type === '' ? '' : `:${keyPart(type)}`}`;
+  return `evt:${keyPart(source)}:${keyPart(id)}${type === '' ? '' : `:${keyPart(type)}`}`;
 }
 
 export function isEvtKey(key: string): boolean {
   return key.startsWith('evt:');
 }
 
-/** The 取込元 an `evt:` key names (the part before the id), or null when the key has no such part. */
+/** The 取込元 part of an `evt:` key (as encoded in it), or null when the key is not of that form. */
 export function evtKeySource(key: string): string | null {
-  const m = /^evt:([^:]+):[^:\s]+(?::[^:\s]+)?$/u.exec(key);
+  const m = /^evt:([^:\s]+):[^:\s]+(?::[^:\s]+)?$/u.exec(key);
   return m ? m[1] : null;
 }
 

@@ -5,7 +5,7 @@
  * sending it under a broken key would give its line a second tag and, on the next import, a second
  * journal. Pure.
  */
-import { evtKeySource, isEvtKey } from './events';
+import { evtKeySource, isEvtKey, keyPart } from './events';
 import { csvDescriptionForm, csvKey, isCsvKey, isMfKey, mfKey, transactionIdOf } from './keys';
 import type { LedgerRecord, LedgerRow, RowChange } from './ledger';
 
@@ -68,7 +68,7 @@ export function keyProblem(record: LedgerRecord, twins = 1): string | null {
     // the row's 口座, which the posting takes the counter account from.
     const source = evtKeySource(key);
     if (source === null) return KEY_MSG.form(key);
-    return source === String(record.口座) ? null : KEY_MSG.evt(key, String(record.口座));
+    return source === keyPart(String(record.口座)) ? null : KEY_MSG.evt(key, String(record.口座));
   }
   return KEY_MSG.form(key);
 }

@@ -40,6 +40,7 @@ describe('keys', () => {
     assert.equal(evtKey('shop', '50% off 注文'), 'evt:shop:50%25%20off%20注文');
     assert.equal(evtKey('shop', 'x\u3000y'), 'evt:shop:x%E3%80%80y');
     assert.equal(evtKeySource('evt:shop:a%3Ab:paid'), 'shop');
+    assert.equal(evtKey('ネット ショップ', '1'), 'evt:ネット%20ショップ:1');
     assert.equal(evtKeySource('evt:shop:'), null);
     assert.equal(evtKeySource('evt:shop:a:b:c'), null);
   });
@@ -49,6 +50,7 @@ describe('keys', () => {
     assert.equal(keyProblem(r), null);
     assert.match(String(keyProblem({ ...r, 口座: 'bank' })), /口座「bank」と合いません/);
     assert.match(String(keyProblem({ ...r, キー: 'evt:shop:' })), /キーの形/);
+    assert.equal(keyProblem({ ...r, キー: 'evt:ネット%20ショップ:1', 口座: 'ネット ショップ' }), null);
   });
 });
 
