@@ -13,8 +13,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { AuditResult } from './bench/audit';
+import { type EventsSpec, eventsTable, runEventsBench } from './bench/events';
 import type { AuditJobSpec, JobSpec, JobSummary } from './bench/job';
 import { MF_REQUESTS_PER_SECOND } from './bench/world';
+import { WorkerPool } from './gas/interleave';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const QUICK = process.argv.includes('--quick');
@@ -330,8 +332,49 @@ function auditSection(audits: readonly AuditResult[]): string[] {
   ];
 }
 
+/** `-- --events`: only the web app's throughput (issue 17), a minute or two. */
+const EVENTS_ONLY = process.argv.includes('--events');
+const EVENT_CASES: EventsSpec[] = [
+  { rows: 1_000, perRequest: 1, concurrency: 30, events: 300 },
+  { rows: 1_000, perRequest: 20, concurrency: 30, events: 1_200 },
+  { rows: 100_000, perRequest: 1, concurrency: 30, events: 300 },
+  { rows: 100_000, perRequest: 20, concurrency: 30, events: 1_200 },
+];
+
+function eventsSection(): string[] {
+  const pool = new WorkerPool();
+  try {
+    const results = EVENT_CASES.map((spec) => {
+      const r = runEventsBench(spec, path.join(here, '..', 'dist'), pool);
+      process.stderr.write(
+        `  done イベント受付 E=${spec.rows} K=${spec.perRequest}: ${(r.realMs / 1000).toFixed(1)} s real\n`,
+      );
+      return r;
+    });
+    const perDay = results.map((r) => Math.floor((r.accepted / (r.virtualMs / 1000)) * 86_400));
+    return [
+      '### イベント受付（doPost）',
+      '',
+      '30 件のリクエストが同時に届く波を、全部が記録されるまで繰り返します（ロックが空かなかった答えは次の波で再送）。時間は模擬の Apps Script 時間（波の始まりから最後の答えまで）。',
+      '',
+      ...eventsTable(results),
+      '',
+      `処理時間だけで見た 1 日の上限（イベント/秒 × 86,400）: ${perDay.map((n) => n.toLocaleString('en-US')).join(' / ')}（表の順）。実際の上限は Properties の 1 日の回数（表の右から 2 列目）で決まります。`,
+      '',
+    ];
+  } finally {
+    pool.close();
+  }
+}
+
 async function main(): Promise<void> {
   const t0 = performance.now();
+  if (EVENTS_ONLY) {
+    process.stdout.write(
+      `${[...eventsSection(), `(bench finished in ${sec(performance.now() - t0)} s real)`].join('\n')}\n`,
+    );
+    return;
+  }
   const jobs = AUDIT_ONLY ? [] : plan();
   process.stderr.write(`bench: ${jobs.length} jobs, ${PARALLEL} at a time${QUICK ? ' (--quick)' : ''}\n`);
   const audits: AuditResult[] = [];
@@ -382,6 +425,7 @@ async function main(): Promise<void> {
   if (notes.length > 0) out.push('Notes from the runs:', ...notes, '');
   out.push('#### Reading', '', reading(results), '');
   out.push(...auditSection(audits));
+  out.push(...eventsSection());
   out.push(`(bench finished in ${sec(performance.now() - t0)} s real)`);
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -12,6 +12,7 @@ import { FakeAi, TEST_AI_KEY } from './ai/fake-ai';
 import { SAMPLE_BANK_CSV, SAMPLE_BANK_SOURCE, SAMPLE_CARD_SOURCE, sampleCardCsvBase64 } from './csv-sample';
 import { Emulator, type ExecutionResult } from './gas/index';
 import { closeSyncHttp } from './gas/lib/sync-http';
+import { answerOf, postToWebApp } from './gas/web-app';
 import type { World } from './gas/world';
 import { ledgerHtml } from './ledger-html';
 import { TEST_API_KEY } from './mf/fake-mf';
@@ -102,6 +103,75 @@ function demoCsvImport(emu: Emulator, run: (name: string, args?: unknown[]) => E
   for (const m of [...p.warnings, ...p.problems]) line(`  ${m}`);
   line();
   report('ダイアログの「取り込む」（csvImportFile）', run('csvImportFile', [file, SAMPLE_CARD_SOURCE]));
+}
+
+const SHOP = 'ネットショップ';
+
+/** Sends one request to the web app as a sender would and prints each event's answer. */
+function post(emu: Emulator, title: string, key: string, body: unknown): void {
+  const res = postToWebApp(emu, { query: { key }, body: JSON.stringify(body) });
+  const a = answerOf(res) as {
+    results: { id: string; status: string; state?: string; message: string }[];
+    error?: string;
+  } | null;
+  line(`▶ ${title} — HTTP ${res.status}、${a ? 'JSON の答え' : '答えが JSON ではありません'}`);
+  if (a?.error) line(`  ${a.error}`);
+  for (const r of a?.results ?? [])
+    line(`  ${r.id}: ${r.status}${r.state ? `（${r.state}）` : ''} ${r.message}`);
+  line();
+}
+
+const SHOP_EVENTS = [
+  {
+    id: 'order-1001',
+    type: 'paid',
+    date: '2026-06-20',
+    amount: 5500,
+    direction: '入金',
+    description: 'ネットショップ 注文 #1001',
+  },
+  {
+    id: 'order-1002',
+    type: 'paid',
+    date: '2026-06-21',
+    amount: 3300,
+    direction: '入金',
+    description: '=HYPERLINK("http://example.com","注文 #1002")',
+  },
+];
+
+/**
+ * Events from another automation (issue 17): the person lists the shop on 取込元 (売掛金), makes the web
+ * app's URL in 設定, and the shop's automation sends two orders, one of them again, one with a bad
+ * field, and one request with a wrong key. The two orders are approved and posted with the rest.
+ */
+function demoWebEvents(emu: Emulator, run: (name: string, args?: unknown[]) => ExecutionResult): string {
+  line(`人の操作: シート「取込元」に ${SHOP} / 売掛金 を追加し、設定の「イベント受付」で URL（key）を作る`);
+  const sources = emu.world.spreadsheet.sheets.find((x) => x.name === '取込元');
+  if (!sources) throw new Error('no 取込元 sheet');
+  sources.setValue(sources.lastRow() + 1, 1, SHOP);
+  sources.setValue(sources.lastRow(), 2, '売掛金');
+  const made = run('rotateWebhookSecret');
+  const v = made.value as { fullUrl: string; message: string };
+  const key = new URL(v.fullUrl).searchParams.get('key') ?? '';
+  line(`▶ 設定「URL（key）を作る」（rotateWebhookSecret）— ${v.message}`);
+  line(`  URL: ${v.fullUrl.replace(key, `${key.slice(0, 4)}…（${key.length} 文字。ここでは伏せます）`)}`);
+  line();
+  post(emu, 'ショップの自動化が注文 2 件を送る（doPost）', key, { source: SHOP, events: SHOP_EVENTS });
+  post(emu, '応答が遅かったので同じ注文をもう一度送る', key, { source: SHOP, events: [SHOP_EVENTS[0]] });
+  post(emu, '金額が正しくない注文', key, {
+    source: SHOP,
+    events: [{ ...SHOP_EVENTS[0], id: 'order-1003', amount: -500 }],
+  });
+  post(emu, 'key の違う URL から', `${key.slice(0, -4)}0000`, { source: SHOP, events: [SHOP_EVENTS[0]] });
+  line('人の操作: 届いた 2 件に 勘定科目 売上高 を入れて「承認」');
+  for (const e of SHOP_EVENTS) {
+    const k = `evt:${SHOP}:${e.id}:${e.type}`;
+    editLedger(emu.world, k, '勘定科目', '売上高');
+    editLedger(emu.world, k, '操作', '承認');
+  }
+  line();
+  return key;
 }
 
 /**
@@ -269,6 +339,7 @@ async function main(): Promise<void> {
     report('メニュー「売掛金チェック」（checkReceivables）', run('checkReceivables'));
     demoCsvImport(emu, run);
     demoBankCsv(emu, run);
+    const shopKey = demoWebEvents(emu, run);
     demoAiJudgement(emu, run);
     demoRules(emu.world, run);
     report('メニュー「ドライラン」（dryRun）', run('dryRun'));
@@ -284,6 +355,13 @@ async function main(): Promise<void> {
     line(`台帳: ${ledger.length} 行（${stateCounts(ledger)}）`);
     const csv = ledger.filter((r) => String(r.キー).startsWith('csv:'));
     line(`  うち CSV の行: ${csv.length} 行（${stateCounts(csv)}）`);
+    const events = ledger.filter((r) => String(r.キー).startsWith('evt:'));
+    line(`  うち 送信元から届いたイベントの行: ${events.length} 行（${stateCounts(events)}）`);
+    line();
+    post(emu, '登録のあと、ショップが注文 #1001 をまた送る', shopKey, {
+      source: SHOP,
+      events: [SHOP_EVENTS[0]],
+    });
     const mf = nodeMfClient(server.url, TEST_API_KEY, TEST_OFFICE_CODE);
     const journals = mf
       .listJournals({ startDate: '2026-01-01', endDate: '2026-03-31' })

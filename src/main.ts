@@ -40,6 +40,7 @@ import { selfTest, selfTestConfirm } from './app/self-test';
 import { openSettings, removeAiKey, saveAiKey, saveSettings, settingsForm } from './app/settings-dialog';
 import { setup } from './app/setup';
 import { addStarterRules, setupChecklist, setupWizard, showRulesSheet } from './app/setup-guide';
+import { disableWebhook, doPost, rotateWebhookSecret, webhookInfo } from './app/web-events';
 
 declare const global: Record<string, unknown>;
 
@@ -91,3 +92,8 @@ global.auditDuplicatesFor = auditDuplicatesFor;
 global.openDuplicateDeletion = guarded('重複を削除', true, openDuplicateDeletion);
 global.deleteDuplicates = deleteDuplicates;
 global.checkBalances = checkBalances;
+// The web app (issue 17): events from other automations; doPost answers JSON on every path itself.
+global.doPost = doPost;
+global.webhookInfo = guarded('イベント受付の表示', false, webhookInfo);
+global.rotateWebhookSecret = guarded('イベント受付の key', false, rotateWebhookSecret);
+global.disableWebhook = guarded('イベント受付の停止', false, disableWebhook);

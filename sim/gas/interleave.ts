@@ -322,11 +322,11 @@ export function runInterleaved(
     if (at - state.startedAt > state.limitMs) return true; // the world kills it when answered
     const [scope, timeout] = call.a as [string, unknown];
     const holder = world.locks.holder(scope as never, state.user);
-    if (holder === undefined || holder === state.id || typeof timeout !== 'number' || timeout < 0) {
-      l.waitUntil = undefined;
+    // The timeout runs from the call, not from the last release: a waiter that lost the lock to
+    // another waiter when it came free keeps its deadline (cleared only when its call is answered).
+    l.waitUntil ??= at + (typeof timeout === 'number' && timeout >= 0 ? timeout : 0);
+    if (holder === undefined || holder === state.id || typeof timeout !== 'number' || timeout < 0)
       return true;
-    }
-    l.waitUntil ??= at + timeout;
     return at >= l.waitUntil;
   };
 

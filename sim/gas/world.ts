@@ -18,7 +18,8 @@ import { SpreadsheetModel } from './services/sheets-model';
 import { TriggerTable } from './services/triggers';
 import { UiLog } from './services/ui';
 
-export type ExecutionKind = 'menu' | 'trigger' | 'simple' | 'editor';
+/** 'webapp': doGet/doPost of a deployment, run as the deploying user (appsscript.json webapp.executeAs). */
+export type ExecutionKind = 'menu' | 'trigger' | 'simple' | 'editor' | 'webapp';
 export type ExecutionStatus = 'running' | 'ok' | 'error' | 'killed';
 
 /** Service-call counters of one execution, so tests and the benchmark can assert batching. */
@@ -127,6 +128,8 @@ export class World {
   readonly clock: VirtualClock;
   readonly timeZone: string;
   readonly scriptId: string;
+  /** The web-app deployment id (ScriptApp.getService().getUrl()), or null when not deployed as a web app. */
+  webAppDeployment: string | null = 'AKfycbKichoSimulatedDeployment0123456789';
   readonly owner: string;
   readonly editors: string[];
   readonly writePolicy: WritePolicy;

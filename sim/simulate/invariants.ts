@@ -180,6 +180,9 @@ export function checkInvariants(
     // A key a person changed names no journal until reconcile gives the key back (by the 明細ID).
     const brokenKey = !e.settled && String(r.明細ID) !== '' && String(r.キー) !== `mf:${String(r.明細ID)}`;
     if (brokenKey) continue;
+    // A key without a 明細ID (an event's, a CSV line's) that a person changed cannot be given back: its
+    // row is the person's from then on (people.ts marks both keys). Known gap, README 他の自動化からのイベント.
+    if (String(r.明細ID) === '' && e.marks?.deleted.has(String(r.キー))) continue;
     const mine = byIdentity.get(identity) ?? [];
     if (mine.length === 0) {
       if (typedDone) continue;

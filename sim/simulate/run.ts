@@ -5,6 +5,7 @@
  * in time interleaved call by call in worker threads; then a quiet drain; then DESIGN §9's invariants.
  */
 
+import { evtKey } from '../../src/core/events';
 import { GAS_MESSAGES } from '../gas/index';
 import {
   type InterleavedJob,
@@ -23,6 +24,15 @@ import { records } from '../person';
 import { checkInvariants, journalsForLedger, LedgerReader, ledgerKeys, type Violation } from './invariants';
 import { act, newMarks, type Typed } from './people';
 import type { Fault, PersonAct, Scenario } from './scenario';
+import {
+  readAnswer,
+  SENDER_SECRET,
+  SENDER_SOURCE,
+  type SenderRequest,
+  senderArgs,
+  senderEvent,
+  senderPlan,
+} from './sender';
 import { BOB, clockEvent, createWorld, MINUTE, mfWorldLabels, OWNER, START } from './world';
 
 /** An execution lasts at most 6 minutes: jobs starting within that of a cluster's member may overlap it. */
@@ -92,9 +102,11 @@ export interface RunOptions {
 interface Job {
   at: number;
   name: string;
-  kind: 'trigger' | 'menu';
+  kind: 'trigger' | 'menu' | 'webapp';
   user: string;
   killAt?: number;
+  /** A request of the event sender (sender.ts): doPost with its events. */
+  sender?: SenderRequest & { tries: number };
 }
 
 type Happening =
@@ -130,9 +142,11 @@ function faultTarget(target: string): FaultSpec['match'] {
 function timeline(s: Scenario, from: number): { jobs: Job[]; happenings: Happening[] } {
   const jobs: Job[] = [];
   const happenings: Happening[] = [];
+  const starts: number[] = [];
   let base = from;
   let day = 0;
   for (const slot of s.slots) {
+    starts.push(base);
     const fire = base + slot.jitter * 1000;
     if (!slot.skip) {
       jobs.push({ at: fire, name: 'runScheduled', kind: 'trigger', user: OWNER, killAt: slot.kill });
@@ -163,6 +177,15 @@ function timeline(s: Scenario, from: number): { jobs: Job[]; happenings: Happeni
       base += s.interval * MINUTE;
     }
   }
+  for (const r of senderPlan(s, starts))
+    jobs.push({
+      at: r.at,
+      name: 'doPost',
+      kind: 'webapp',
+      user: OWNER,
+      killAt: r.kill,
+      sender: { ...r, tries: 0 },
+    });
   const order = <T extends { at: number }>(xs: T[]) =>
     xs
       .map((x, i) => ({ x, i }))
@@ -250,7 +273,7 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
         lines: settled ? lines : new Set(),
         keysSeen,
         typed,
-        secrets: [...view.tokens],
+        secrets: [...view.tokens, SENDER_SECRET],
         settled,
         marks,
         descriptions: new Map(mf.transactions().map((t) => [t.id, t.content ?? ''])),
@@ -319,6 +342,40 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
   };
 
   const { jobs, happenings } = timeline(s, START + MINUTE);
+  // The sender: events it was told are on the 台帳 (accepted / duplicate), and what it sends again.
+  const acked = new Set<string>();
+  const unanswered = new Map<string, number>();
+  const resend = (ids: readonly string[], tries: number, at: number) => {
+    if (ids.length === 0) return;
+    const job: Job = {
+      at,
+      name: 'doPost',
+      kind: 'webapp',
+      user: OWNER,
+      sender: { at, ids: [...ids], why: 'resend', tries },
+    };
+    // Into the time-ordered list, after the jobs already run.
+    let k = jobs.length;
+    while (k > cursor && jobs[k - 1].at > at) k -= 1;
+    jobs.splice(k, 0, job);
+  };
+  const heard = (request: SenderRequest & { tries: number }, r: InterleavedResult) => {
+    count(stats.people, `sender ${request.why}`);
+    const answer = readAnswer(r.status, r.value, request.ids);
+    for (const id of answer.acked) {
+      acked.add(id);
+      unanswered.delete(id);
+    }
+    for (const id of answer.rejected) stats.emulatorErrors.push(`the sender's event ${id} was rejected`);
+    for (const id of answer.again) unanswered.set(id, request.tries + 1);
+    note(
+      `  sender ${request.why} [${request.ids.join(',')}] → acked ${answer.acked.length}, again ${answer.again.length}`,
+    );
+    // A sender resends what was not answered in the next slot (a few times; the drain sends the rest).
+    if (answer.again.length > 0 && request.tries < 3)
+      resend(answer.again, request.tries + 1, now() + s.interval * MINUTE);
+  };
+  let cursor = 0;
   let next = 0;
   const applyUntil = (t: number) => {
     while (next < happenings.length && happenings[next].at <= t) apply(happenings[next++]);
@@ -345,7 +402,12 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
       name: j.name,
       kind: j.kind,
       user: j.user,
-      args: j.kind === 'trigger' ? [clockEvent(triggerId, Math.max(j.at, now()))] : [],
+      args:
+        j.kind === 'trigger'
+          ? [clockEvent(triggerId, Math.max(j.at, now()))]
+          : j.sender
+            ? senderArgs(s.data.seed, j.sender.ids)
+            : [],
       startAt: j.at,
       killAtCall: j.killAt,
     }));
@@ -358,6 +420,10 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
     stats.interleaved += results.filter((r) =>
       results.some((o) => o !== r && o.startedAt < r.endedAt && r.startedAt < o.endedAt),
     ).length;
+    results.forEach((r, i) => {
+      const request = cluster[i].sender;
+      if (request) heard(request, r);
+    });
     for (const r of results) {
       if (r.status === 'killed') stats.killed += 1;
       if (r.status === 'error') {
@@ -381,12 +447,14 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
     const cluster = [jobs[i]];
     let horizon = jobs[i].at + OVERLAP_MS;
     let j = i + 1;
+    cursor = i + 1;
     while (j < jobs.length && jobs[j].at < horizon && cluster.length < MAX_CLUSTER) {
       cluster.push(jobs[j]);
       horizon = Math.max(horizon, jobs[j].at + OVERLAP_MS);
       j += 1;
     }
     note(`run ${cluster.map((c) => `${c.name}${c.killAt ? `(kill@${c.killAt})` : ''}`).join(' + ')}`);
+    cursor = j;
     runCluster(cluster, clusterIndex++);
     note(`  台帳: ${ledgerLine(world)}`);
     check(false);
@@ -470,10 +538,63 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
       if (quiet * s.interval >= 60) break;
     }
   };
+  // The sender's owner sees events that never got an answer and sends them once more (as a person
+  // re-runs a failed job), until each is answered; then the quiet period posts them.
+  const sendUnanswered = () => {
+    for (let round = 0; round < 5 && unanswered.size > 0; round++) {
+      const ids = [...unanswered.keys()];
+      const [r] = runCluster(
+        [
+          {
+            at: now(),
+            name: 'doPost',
+            kind: 'webapp',
+            user: OWNER,
+            sender: { at: now(), ids, why: 'resend', tries: 9 },
+          },
+        ],
+        clusterIndex++,
+      );
+      void r;
+      world.clock.advance(MINUTE);
+    }
+  };
   repair();
+  sendUnanswered();
   drain();
   for (let round = 0; round < 3 && repair(); round++) drain();
   check(true);
+  // Every event the sender was told is on the 台帳 is there once (unless a person deleted its row or
+  // changed its key); the journals are counted by tag in checkInvariants (never two for one event).
+  const evtRowsNow = reader.rows(world).filter((r) => String(r.キー).startsWith('evt:'));
+  const evtKeys = evtRowsNow.map((r) => String(r.キー));
+  // Outside text reads back exactly as sent (one description looks like a formula).
+  const sentText = new Map(
+    Array.from({ length: 8 }, (_, n) => senderEvent(s.data.seed, n)).map((e) => [
+      evtKey(SENDER_SOURCE, e.id),
+      e.description,
+    ]),
+  );
+  for (const r of evtRowsNow) {
+    const want = sentText.get(String(r.キー));
+    if (want !== undefined && String(r.摘要) !== want)
+      violations.set(`text|${r.キー}`, {
+        kind: 'text-changed',
+        detail: `${r.キー} 摘要 ${JSON.stringify(r.摘要)} ≠ ${JSON.stringify(want)}`,
+      });
+  }
+  for (const id of acked) {
+    const key = evtKey(SENDER_SOURCE, id);
+    const n = evtKeys.filter((k) => k === key).length;
+    if (n > 1) violations.set(`dup|${key}`, { kind: 'duplicate-row', detail: `event ${key} on ${n} rows` });
+    if (n === 0 && !marks.deleted.has(key))
+      violations.set(`lost|${key}`, {
+        kind: 'lost-line',
+        detail: `event ${key} was answered as recorded but is not on the 台帳`,
+      });
+  }
+  if (unanswered.size > 0)
+    stats.errorSamples.push(`the sender never got an answer for ${[...unanswered.keys()].join(', ')}`);
   stats.journals = journalsForLedger(world, mf.journals());
   stats.rows = ledgerKeys(world, reader).length;
   stats.simulatedMinutes = Math.round((now() - START) / MINUTE);

@@ -12,6 +12,7 @@ import { FakeMf, TEST_API_KEY } from '../mf/fake-mf';
 import { buildDataset, TEST_OFFICE_CODE } from '../mf/seed';
 import { addRules, EXAMPLE_RULES, setSetting } from '../person';
 import { MfView } from './mf-view';
+import { SENDER_SECRET, SENDER_SOURCE } from './sender';
 
 export const OWNER = 'owner@example.com';
 export const BOB = 'bob@example.com';
@@ -196,6 +197,14 @@ export function createWorld(o: WorldOptions): SimWorld {
   setSetting(world, '最大試行回数', String(o.maxAttempts ?? 3));
   setSetting(world, '照合猶予（分）', String(mfWorld.graceMinutes));
   if (o.rules !== false) addRules(world, [...EXAMPLE_RULES, ...MORE_RULES]);
+  // Another automation sends events to the web app (sender.ts): its 取込元 and the web app's key.
+  const sources = world.spreadsheet.sheets.find((x) => x.name === '取込元');
+  if (sources) {
+    const r = sources.lastRow() + 1;
+    sources.setValue(r, 1, SENDER_SOURCE);
+    sources.setValue(r, 2, '売掛金');
+  }
+  world.properties.script.set('KICHO_WEBHOOK_SECRET', SENDER_SECRET);
   const triggerId = world.triggers.visibleTo(OWNER).find((t) => t.handler === 'runScheduled')?.id ?? 'sim';
   return { emu, world, mf, view, lines, triggerId, mfWorld };
 }

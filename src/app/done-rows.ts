@@ -8,6 +8,7 @@
  * and in the dry run — with the way back, until 台帳を復元 (or the CSV imported again) has brought
  * them back.
  */
+import { isEvtKey } from '../core/events';
 import { isCsvKey } from '../core/keys';
 import type { LedgerRecord, LedgerTable, RowChange } from '../core/ledger';
 
@@ -18,8 +19,9 @@ export interface DoneCounts {
   csv: number;
 }
 
+/** CSV lines and events from other automations (evt:) come back the same way: sent again, found by tag. */
 function kind(key: string): keyof DoneCounts {
-  return isCsvKey(key) ? 'csv' : 'mf';
+  return isCsvKey(key) || isEvtKey(key) ? 'csv' : 'mf';
 }
 
 /** A row whose line may have a journal in MF. */
@@ -62,7 +64,9 @@ export function goneMessage(last: DoneCounts | null, now: DoneCounts): string | 
   const ways: string[] = [];
   if (mf > 0) ways.push(`MFの明細の行（${mf} 行）はメニュー「記帳 > 台帳を復元」で`);
   if (csv > 0)
-    ways.push(`CSVの行（${csv} 行）は同じCSVをもう一度取り込むと（MFの仕訳のタグで照合して「完了」として）`);
+    ways.push(
+      `CSVの行・送信元から届いたイベントの行（${csv} 行）は同じCSVをもう一度取り込むか、送信元から同じイベントを送り直すと（MFの仕訳のタグで照合して「完了」として）`,
+    );
   return `MFに送った行（完了・不明・送信中）が ${mf + csv} 行なくなっています（前に数えたとき ${last.mf + last.csv} 行、今 ${now.mf + now.csv} 行）。行が削除されたか、状態が書き換えられた可能性があります。${ways.join('、')}戻せます。MFの仕訳はそのまま残っています。`;
 }
 

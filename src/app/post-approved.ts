@@ -5,6 +5,7 @@
 
 import { type CsvSource, csvJournalRequest, findSource } from '../core/csv/sources';
 import { planToken } from '../core/dry-run';
+import { isEvtKey } from '../core/events';
 import { fingerprint } from '../core/fingerprint';
 import { keyProblem } from '../core/key-check';
 import { isCsvKey, isMfKey, remoteTag } from '../core/keys';
@@ -35,6 +36,7 @@ import { HttpNotSentError } from '../mf/http';
 import { sameMfId } from '../mf/ids';
 import type { SendOutcome } from '../mf/types';
 import { watchDoneRows, withSentMark } from './done-rows';
+import { type EventLookup, lookUpEvents } from './event-lookup';
 import { importWindow } from './import-transactions';
 import { preflight, settingsFor } from './preflight';
 import { noteSends } from './recent-sends';
@@ -200,9 +202,14 @@ function statementFacts(
 
 export function mfSender(client: MfClient, masters: Masters, sources: readonly CsvSource[] = []): SenderPort {
   let lines: ReturnType<typeof statementFacts> = { facts: new Map(), auth: null, unverified: true };
+  let events: { keys: Set<string>; lookup: EventLookup } = {
+    keys: new Set(),
+    lookup: lookUpEvents(client, []),
+  };
   return {
     prepare(claimed: readonly Claimed[]): void {
       lines = statementFacts(client, masters, claimed);
+      events = { keys: new Set(claimed.map((c) => c.key)), lookup: lookUpEvents(client, claimed) };
     },
     send(c: Claimed): SendResult {
       // The claim guard stopped these already; this is the last check before anything leaves.
@@ -211,6 +218,12 @@ export function mfSender(client: MfClient, masters: Masters, sources: readonly C
       const outside = periodProblem(client, c.record);
       if (outside) return outside;
       if (isCsvKey(c.key)) return sendCsv(client, masters, sources, c);
+      // An event from another automation (evt:) has no MF line either: posted like a CSV line, once
+      // MF was asked for its tag (event-lookup.ts).
+      if (isEvtKey(c.key)) {
+        const lookup = events.keys.has(c.key) ? events.lookup : lookUpEvents(client, [c]);
+        return lookup.before(c, fingerprint(c.record)) ?? sendCsv(client, masters, sources, c);
+      }
       if (!isMfKey(c.key)) return { kind: 'invalid', problems: [`キー「${c.key}」の形が正しくありません。`] };
       if (lines.auth) return { kind: 'unauthorized', message: lines.auth };
       if (lines.unverified) return { kind: 'not-sent', reason: STATEMENT_MSG.unverified };

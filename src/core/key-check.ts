@@ -5,11 +5,11 @@
  * sending it under a broken key would give its line a second tag and, on the next import, a second
  * journal. Pure.
  */
+import { evtKeySource, isEvtKey, keyPart } from './events';
 import { csvDescriptionForm, csvKey, isCsvKey, isMfKey, mfKey, transactionIdOf } from './keys';
 import type { LedgerRecord, LedgerRow, RowChange } from './ledger';
 
 const CSV_KEY = /^csv:[0-9a-f]{32}$/;
-const EVT_KEY = /^evt:[^:]+:.+$/;
 
 /** Occurrence numbers tried beyond the rows that share the content (people may have deleted twins). */
 const EXTRA_OCCURRENCES = 100;
@@ -43,9 +43,11 @@ export function csvOccurrence(record: LedgerRecord, twins: number): number | nul
 
 export const KEY_MSG = {
   form: (key: string) =>
-    `キー「${key.length > 40 ? `${key.slice(0, 40)}…` : key}」は kicho のキーの形（mf:… / csv:…）ではありません（キーが消されたか書き換えられています）。この行は送信しません。MFの明細なら次の「明細を取り込む」で、CSVの行なら同じCSVを取り込み直すと、キーを戻します。`,
+    `キー「${key.length > 40 ? `${key.slice(0, 40)}…` : key}」は kicho のキーの形（mf:… / csv:… / evt:…）ではありません（キーが消されたか書き換えられています）。この行は送信しません。MFの明細なら次の「明細を取り込む」で、CSVの行なら同じCSVを取り込み直すと、キーを戻します。`,
   mf: (key: string, id: string) =>
     `キー「${key}」が明細ID「${id}」と合いません（キーか明細IDが書き換えられています）。この行は送信しません。キーは「mf:」のあとに明細IDが続く形です。どちらかを元に戻してください（明細IDが正しければ、次の「明細を取り込む」でキーを戻します）。`,
+  evt: (key: string, source: string) =>
+    `キー「${key.length > 60 ? `${key.slice(0, 60)}…` : key}」が この行の 口座「${source}」と合いません（キーか口座が書き換えられています）。送信元から届いたイベントは届いたときの取込元で登録するため、この行は送信しません。口座を元に戻して「承認」を選ぶか、この行を「除外」にしてください。`,
   csv: () =>
     'この行の 口座・取引日・金額・摘要 が、取り込んだときの内容（キー）と合いません（キーか、これらの列が書き換えられています）。CSVの明細は取り込んだ内容のまま登録するため、この行は送信しません。元の値に戻して「承認」を選ぶか、この行を「除外」にして正しい内容のCSVを取り込んでください。',
 } as const;
@@ -61,7 +63,13 @@ export function keyProblem(record: LedgerRecord, twins = 1): string | null {
     if (!CSV_KEY.test(key)) return KEY_MSG.form(key);
     return csvOccurrence(record, twins) === null ? KEY_MSG.csv() : null;
   }
-  if (EVT_KEY.test(key)) return null;
+  if (isEvtKey(key)) {
+    // evt:<取込元>:<id>[:<type>] (events.ts encodes ':' and spaces inside id and type): the 取込元 is
+    // the row's 口座, which the posting takes the counter account from.
+    const source = evtKeySource(key);
+    if (source === null) return KEY_MSG.form(key);
+    return source === keyPart(String(record.口座)) ? null : KEY_MSG.evt(key, String(record.口座));
+  }
   return KEY_MSG.form(key);
 }
 

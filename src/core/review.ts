@@ -22,6 +22,9 @@ export const COMPLETED_WITHOUT_ID =
 /** States whose rows may still be sent: their keys are checked in full (CSV keys cost a hash each). */
 const OPEN = new Set(['未判定', '要確認', '送信待ち', '送信中', '不明', '失敗']);
 
+/** An event (evt:) still 未判定 after this long is listed as stale: a scheduled run classifies within minutes. */
+export const STALE_EVENT_MS = 24 * 3_600_000;
+
 export interface ReviewItem {
   record: LedgerRecord;
   rowNumber: number;
@@ -64,6 +67,15 @@ export function reviewItems(table: LedgerTable, nowMs: number, graceMs: number):
         rowNumber,
         reason: COMPLETED_WITHOUT_ID,
         action: '照合が終わるまでお待ちください。MFの画面で仕訳した明細なら、そのままで構いません。',
+      });
+    } else if (state === '未判定' && key.startsWith('evt:') && age >= STALE_EVENT_MS) {
+      // An event is answered 'accepted' at once; one that nobody classifies would wait unseen.
+      items.push({
+        record: r,
+        rowNumber,
+        reason: `送信元から届いて ${Math.floor(age / 3_600_000)} 時間、判定されていません（自動実行がオフか、判定が止まっています）。`,
+        action:
+          'メニュー「判定」を実行するか、自動実行をオンにしてください。勘定科目を選んで「承認」しても構いません。',
       });
     } else if (state === '要確認' || state === '未判定') {
       items.push({

@@ -107,3 +107,47 @@ test('the AI key: saved to properties, never shown back, the field cleared; remo
     await server.close();
   }
 });
+
+test('イベント受付: the URL with its key is shown once, the old one stops on rotation, and no sheet holds the key', async () => {
+  const w = kichoWorld();
+  const server = await new DialogServer(w.emu, OWNER).start();
+  try {
+    const page = await newPage(browser(), { width: 560, height: 760 });
+    await page.goto(server.open('openSettings').url);
+    await settled(page);
+    assert.match(await page.locator('#webhookState').innerText(), /止まっています/);
+    assert.equal(await page.locator('#disableWebhook').isDisabled(), true);
+    await page.click('#rotateWebhook');
+    await settled(page);
+    const url = await page.locator('#webhookUrl').inputValue();
+    const key = new URL(url).searchParams.get('key') ?? '';
+    assert.equal(key, w.emu.world.properties.script.get('KICHO_WEBHOOK_SECRET'));
+    assert.match(url, /^https:\/\/script\.google\.com\/macros\/s\/.+\/exec\?key=[0-9a-f]{64}$/);
+    assert.match(await page.locator('#status').innerText(), /今だけ表示します/);
+    await page.locator('#webhook').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-webhook-url');
+
+    // Opened again: enabled, and the key is nowhere on the page.
+    const again = await newPage(browser(), { width: 560, height: 760 });
+    await again.goto(server.open('openSettings').url);
+    await settled(again);
+    assert.match(await again.locator('#webhookState').innerText(), /有効です/);
+    assert.ok(!(await again.content()).includes(key), 'shown once only');
+    await again.click('#rotateWebhook');
+    await settled(again);
+    const fresh = w.emu.world.properties.script.get('KICHO_WEBHOOK_SECRET');
+    assert.notEqual(fresh, key);
+    assert.match(await again.locator('#status').innerText(), /前の URL はもう使えません/);
+    await again.click('#disableWebhook');
+    await settled(again);
+    assert.equal(w.emu.world.properties.script.get('KICHO_WEBHOOK_SECRET'), undefined);
+    assert.match(await again.locator('#webhookState').innerText(), /止まっています/);
+    const everywhere = JSON.stringify(w.emu.world.spreadsheet.sheets.map((s) => records(w.emu, s.name)));
+    assert.ok(
+      !everywhere.includes(key.slice(0, 8)) && !everywhere.includes(String(fresh).slice(0, 8)),
+      'no sheet holds a key',
+    );
+  } finally {
+    await server.close();
+  }
+});

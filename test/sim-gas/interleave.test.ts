@@ -54,3 +54,36 @@ describe('interleaved executions', () => {
     }
   });
 });
+
+describe('a contended tryLock', () => {
+  const HOLD = `
+    function hold(ms) {
+      var lock = LockService.getScriptLock();
+      if (!lock.tryLock(15000)) return 'busy';
+      Utilities.sleep(ms);
+      lock.releaseLock();
+      return 'held';
+    }`;
+  test('times out 15 s after the call, even when the lock came free meanwhile and another waiter took it', () => {
+    for (const seed of [1, 2, 3, 4]) {
+      const emu = fixtureEmulator(HOLD);
+      const results = runInterleaved(
+        emu.world,
+        [
+          { name: 'hold', args: [10_000] },
+          { name: 'hold', args: [10_000], startAt: emu.world.clock.now() + 100 },
+          { name: 'hold', args: [10_000], startAt: emu.world.clock.now() + 100 },
+        ],
+        seededPick(seed),
+      );
+      // The first holds 0–10 s; one waiter takes it at 10 s until 20 s; the other's 15 s run out at ~15 s.
+      assert.deepEqual(
+        results.map((r) => r.value).sort(),
+        ['busy', 'held', 'held'],
+        `seed ${seed}: ${JSON.stringify(results.map((r) => [r.value, r.endedAt - r.startedAt]))}`,
+      );
+      const busy = results.find((r) => r.value === 'busy');
+      assert.ok(busy && busy.endedAt - busy.startedAt < 16_000, 'the busy one gave up at its own deadline');
+    }
+  });
+});

@@ -4,6 +4,7 @@
  */
 import { decode, encode } from '../protocol';
 import { connect } from './channel';
+import { makeContentService, TextOutput } from './content';
 import { installVirtualDate } from './date';
 import { makeUrlFetchApp } from './fetch';
 import { makeHtmlService } from './html';
@@ -39,6 +40,7 @@ Object.assign(g, {
   UrlFetchApp,
   Utilities,
   HtmlService: makeHtmlService(),
+  ContentService: makeContentService(),
   Logger: makeLogger(),
   console: makeConsole(),
   OAuth2: makeOAuth2({
@@ -75,7 +77,9 @@ g.__kichoInvoke = (name: string, argsJson: string): string => {
   }
   try {
     const args = (decode(argsJson) as unknown[]).map(eventArg);
-    return encode({ ok: true, value: (fn as (...a: unknown[]) => unknown)(...args) });
+    const value = (fn as (...a: unknown[]) => unknown)(...args);
+    // A web app's answer (doGet/doPost) is served by the runner, not serialised as an object.
+    return encode({ ok: true, value: value instanceof TextOutput ? value.toWire() : value });
   } catch (e) {
     const err = e as { message?: unknown; name?: unknown; stack?: unknown };
     return encode({

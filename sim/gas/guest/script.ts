@@ -189,7 +189,7 @@ export function makeScriptApp() {
     getOAuthToken: () => call<string>('script', 'oauthToken'),
     newStateToken: () => new StateTokenBuilder(),
     getService: () => ({
-      getUrl: () => `https://script.google.com/macros/s/${call<string>('script', 'scriptId')}/exec`,
+      getUrl: () => call<string | null>('script', 'serviceUrl'),
     }),
     AuthMode: enumOf(['NONE', 'CUSTOM_FUNCTION', 'LIMITED', 'FULL']),
     AuthorizationStatus: enumOf(['REQUIRED', 'NOT_REQUIRED']),

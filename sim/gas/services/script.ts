@@ -64,6 +64,12 @@ export const SCRIPT_SERVICE: ServiceTable = {
   requireScopes: method('free', (ctx, scopes: string[]) => requireScopes(ctx, scopes)),
   requireAllScopes: method('free', (ctx) => requireScopes(ctx, ctx.world.grants.manifest)),
   scriptId: method('free', (ctx) => ctx.world.scriptId),
+  /** ScriptApp.getService().getUrl(): the web app's /exec URL, null when the script is not deployed (world.webAppDeployment). */
+  serviceUrl: method('free', (ctx) =>
+    ctx.world.webAppDeployment === null
+      ? null
+      : `https://script.google.com/macros/s/${ctx.world.webAppDeployment}/exec`,
+  ),
   createTrigger: method('other', (ctx, spec: Omit<TriggerSpec, 'id' | 'owner' | 'nextRun'>) => {
     requireAuthorised(ctx, 'ScriptApp.newTrigger');
     return view(ctx.world.triggers.create({ ...spec, owner: ctx.exec.user }, ctx.world.clock.now()));

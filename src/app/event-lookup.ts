@@ -1,0 +1,59 @@
+/**
+ * Look before an event's send (issue 17). A sender resends an event whose 台帳 row a person deleted
+ * after it was posted: doPost cannot ask MF (it answers at once, within Apps Script's quotas), so the row
+ * comes back 未判定. Before an evt: row is sent, its tag is looked for among MF's journals of its dates —
+ * one listing per window of dates for the chunk — and a journal found makes the row 完了 instead of a
+ * second journal. A send remembered a moment ago is held as 不明 at intake already (recent-sends.ts).
+ */
+import { isEvtKey } from '../core/events';
+import { remoteTag } from '../core/keys';
+import type { Claimed, SendResult } from '../core/posting';
+import type { MfClient } from '../mf/client';
+import { MfAuthError } from '../mf/errors';
+
+export const EVENT_LOOKUP_MSG = {
+  unverified:
+    'MFに登録済みの仕訳を確かめられなかったため送信していません（送信元から届いたイベントは、行が消されて届き直したものを二度登録しないよう、送る前にMFを確かめます）',
+} as const;
+
+/** Dates within a month of each other share one listing. */
+function windows(dates: readonly string[]): { start: string; end: string }[] {
+  const sorted = [...new Set(dates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)))].sort();
+  const out: { start: string; end: string }[] = [];
+  for (const d of sorted) {
+    const open = out[out.length - 1];
+    if (open && Date.parse(d) - Date.parse(open.end) <= 31 * 86_400_000) open.end = d;
+    else out.push({ start: d, end: d });
+  }
+  return out;
+}
+
+export interface EventLookup {
+  /** A journal MF already holds for this row, a reason not to send it, or null (send). */
+  before(c: Claimed, fingerprint: string): SendResult | null;
+}
+
+export function lookUpEvents(client: MfClient, claimed: readonly Claimed[]): EventLookup {
+  const rows = claimed.filter((c) => isEvtKey(c.key));
+  const byTag = new Map<string, string>();
+  let problem: SendResult | null = null;
+  if (rows.length > 0) {
+    try {
+      for (const w of windows(rows.map((c) => String(c.record.取引日))))
+        for (const j of client.journalsBetween(w.start, w.end)) for (const t of j.tags) byTag.set(t, j.id);
+    } catch (e) {
+      problem =
+        e instanceof MfAuthError
+          ? { kind: 'unauthorized', message: e.message }
+          : { kind: 'not-sent', reason: EVENT_LOOKUP_MSG.unverified };
+    }
+  }
+  return {
+    before(c, fingerprint) {
+      if (!isEvtKey(c.key)) return null;
+      if (problem) return problem;
+      const found = byTag.get(remoteTag(c.key));
+      return found ? { kind: 'found', journalId: found, fingerprint } : null;
+    },
+  };
+}
