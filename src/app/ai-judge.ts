@@ -24,6 +24,7 @@ import {
 } from '../core/ai/providers';
 import { indexByKey, type LedgerRecord, type LedgerRow, type RowChange } from '../core/ledger';
 import type { Masters } from '../core/masters';
+import { HttpNotSentError, HttpTransportError } from '../core/ports';
 import { applyChanges } from '../core/protocol';
 import { redactSecrets } from '../core/redact';
 import type { Settings } from '../core/settings';
@@ -32,7 +33,6 @@ import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { scriptLock } from '../gas/lock';
 import { PROPERTY, property, scriptStore } from '../gas/properties';
 import { toast } from '../gas/toast';
-import { HttpNotSentError, HttpTransportError } from '../mf/http';
 import { refreshReviewSheet } from './review-sheet';
 import type { RunContext } from './run';
 

@@ -8,6 +8,7 @@ import { guardKeys } from './key-check';
 import type { LedgerRow, LedgerTable, RowChange } from './ledger';
 import type { Masters } from './masters';
 import { applyOperations } from './operations';
+import { type ClockPort, type LedgerPort, type LockPort, type SenderPort, underLock } from './ports';
 import {
   type Claimed,
   guardDuplicateKeys,
@@ -18,44 +19,11 @@ import {
 } from './posting';
 import { SAFETY } from './safety';
 
-export interface LedgerPort {
-  /** One read of the whole 台帳. */
-  read(): LedgerTable;
-  /**
-   * Writes the changes (re-located by the caller) in as few calls as possible. With `yieldRows`, the
-   * change of a row a person edited since the read is held back and returned (never sent on stale input).
-   */
-  write(
-    table: LedgerTable,
-    changes: readonly RowChange[],
-    options?: { yieldRows?: boolean },
-  ): { withheld: readonly RowChange[] } | undefined;
-}
-
-export interface LockPort {
-  /** Takes the script lock (retrying LockService's transient errors); false if another run holds it. */
-  acquire(): boolean;
-  /** Flushes pending sheet writes, then releases: nothing we wrote stays invisible to the next holder. */
-  flushAndRelease(): void;
-}
-
-export interface SenderPort {
-  /** Told each chunk before its first send (the MF sender fetches MF's own lines for the chunk). */
-  prepare?(claimed: readonly Claimed[]): void;
-  send(claimed: Claimed): SendResult;
-}
-
-export interface ProtocolClock {
-  now(): number;
-  sleep(ms: number): void;
-  iso(): string;
-}
-
 export interface PostingInput {
   ledger: LedgerPort;
   lock: LockPort;
   sender: SenderPort;
-  clock: ProtocolClock;
+  clock: ClockPort;
   masters: Masters;
   who: string;
   /** When the execution started (Apps Script has no API for it: the handler records it on entry). */
@@ -194,17 +162,13 @@ export function postApproved(input: PostingInput): PostingSummary {
       summary.stoppedBy = summary.claimed >= input.batchLimit ? 'limit' : 'time';
       break;
     }
-    if (!input.lock.acquire()) {
+    const claimedUnderLock = underLock(input.lock, () => claimPhase(input, size, summary.claimed === 0));
+    if (!claimedUnderLock) {
       summary.busy = summary.claimed === 0;
       summary.stoppedBy = 'lock';
       break;
     }
-    let claim: ReturnType<typeof claimPhase>;
-    try {
-      claim = claimPhase(input, size, summary.claimed === 0);
-    } finally {
-      input.lock.flushAndRelease();
-    }
+    const claim = claimedUnderLock.value;
     if (claim.refused) {
       summary.stoppedBy = 'plan-changed';
       summary.messages.push(claim.refused);
@@ -217,18 +181,13 @@ export function postApproved(input: PostingInput): PostingSummary {
     summary.claimed += claim.claimed.length;
 
     const sent = sendPhase(input, claim.claimed);
-    if (!input.lock.acquire()) {
+    if (!underLock(input.lock, () => settlePhase(input, claim.claimed, sent.results))) {
       // Our rows stay 送信中; the reconciler looks them up once their lease has passed.
       summary.messages.push(
         '結果の書き込み前に別の実行がロックを持っていました。送信中の行は後で照合します。',
       );
       summary.stoppedBy = 'lock';
       break;
-    }
-    try {
-      settlePhase(input, claim.claimed, sent.results);
-    } finally {
-      input.lock.flushAndRelease();
     }
     summary.posted += count(sent.results, 'created', 'found');
     summary.unknown += count(sent.results, 'unknown');

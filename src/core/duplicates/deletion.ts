@@ -11,7 +11,7 @@
  */
 import { LEASE_MS, STOP_SENDING_AT_MS } from '../budget';
 import type { LedgerTable, RowChange } from '../ledger';
-import type { LedgerPort, LockPort } from '../protocol';
+import type { ClockPort, LedgerPort, LockPort } from '../ports';
 import { type AuditJournal, canonical, journalFacts, LedgerLinks } from './facts';
 import {
   DELETE_STATE,
@@ -50,12 +50,9 @@ export interface DeleterPort {
   deleteJournal(id: string): DeleteResult;
 }
 
-export interface DeletionClock {
-  now(): number;
-  iso(): string;
+export interface DeletionClock extends ClockPort {
   /** Now as people read it in the script's time zone (yyyy-MM-dd HH:mm). */
   stamp(): string;
-  sleep(ms: number): void;
 }
 
 /** 429s one DELETE may get before it is left for the person to confirm again. */
