@@ -5,6 +5,7 @@
  */
 import type { LedgerTable, RowChange } from './ledger';
 import type { Claimed, SendResult } from './posting';
+import type { LookupResult, ReconcileCandidate } from './reconcile';
 
 export interface LedgerPort {
   /** One read of the whole 台帳. */
@@ -44,6 +45,12 @@ export interface SenderPort {
   /** Told each chunk before its first send (the MF sender fetches MF's own lines for the chunk). */
   prepare?(claimed: readonly Claimed[]): void;
   send(claimed: Claimed): SendResult;
+}
+
+/** The reconciler's view of MF: called outside the lock, once per reconcile, for all candidates. */
+export interface LookupPort {
+  /** One result per candidate (keyed by the candidate: rows whose key was cleared share the key ''). */
+  lookUp(candidates: readonly ReconcileCandidate[]): ReadonlyMap<ReconcileCandidate, LookupResult>;
 }
 
 /** Time: Apps Script has no setTimeout, so waiting is a port too. */

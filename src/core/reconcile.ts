@@ -4,7 +4,8 @@
  */
 import { LEASE_MS } from './budget';
 import { isCsvKey, mfKey } from './keys';
-import type { LedgerRecord, LedgerRow } from './ledger';
+import { indexByKey, type LedgerRecord, type LedgerRow, type LedgerTable, type RowChange } from './ledger';
+import { type ClockPort, type LedgerPort, type LockPort, type LookupPort, underLock } from './ports';
 import { isLedgerState } from './states';
 
 export interface ReconcileCandidate {
@@ -186,3 +187,108 @@ export function unchanged(c: ReconcileCandidate, current: LedgerRecord | undefin
     String(current.明細ID) === String(c.record.明細ID)
   );
 }
+
+/**
+ * What MF's two listings say about one MF line: the journal whose transaction_id is the line's, and the
+ * line's journalizing_status (undefined when MF lists no such line).
+ */
+export function lookupResultOf(journalId: string | undefined, status: string | undefined): LookupResult {
+  if (journalId) return { kind: 'found', journalId };
+  if (status === 'none') return { kind: 'absent' };
+  if (status === 'excluded') return { kind: 'excluded' };
+  if (status === undefined) return { kind: 'missing' };
+  return { kind: 'pending' };
+}
+
+export interface ReconcileInput {
+  ledger: LedgerPort;
+  lock: LockPort;
+  lookup: LookupPort;
+  clock: ClockPort;
+  /** 照合猶予 in ms (0 when the safety switch is off). */
+  graceMs: number;
+  maxAttempts: number;
+  /** Told under the lock, after the write, of what was written (done-row count, recent sends, 要確認). */
+  written?(table: LedgerTable, changes: readonly RowChange[]): void;
+}
+
+export type ReconcileOutcome =
+  /** No row needs looking up: MF was not asked. */
+  | { kind: 'nothing' }
+  /** Another run held the lock after the lookup: nothing written, the next reconcile looks again. */
+  | { kind: 'busy'; candidates: number }
+  | {
+      kind: 'settled';
+      candidates: number;
+      changes: RowChange[];
+      found: number;
+      resend: number;
+      review: number;
+      /** Candidates left as they were (listing lag, grace period, or another run changed the row). */
+      waiting: number;
+    };
+
+/** Under the lock: each candidate re-located by key, skipped if another run changed it meanwhile. */
+function settleLookups(
+  table: LedgerTable,
+  candidates: readonly ReconcileCandidate[],
+  results: ReadonlyMap<ReconcileCandidate, LookupResult>,
+  policy: ReconcilePolicy,
+): RowChange[] {
+  const byKey = indexByKey(table.rows);
+  const changes: RowChange[] = [];
+  for (const c of candidates) {
+    const row = (byKey.get(c.key) ?? []).find((r) => unchanged(c, r.record));
+    const result = results.get(c);
+    if (!row || !result) continue;
+    const patch = reconcilePatch(c, result, policy);
+    // A key given back must not be one another row holds already (the duplicate-key guard's case).
+    if (patch?.キー !== undefined && byKey.has(String(patch.キー))) continue;
+    if (patch) changes.push({ key: c.key, rowNumber: row.rowNumber, patch });
+  }
+  return changes;
+}
+
+/**
+ * Reconcile as one phase of the protocol (DESIGN §5): read → pick the candidates → look them up in MF
+ * outside the lock → under the lock, re-read, re-locate, decide and write in one batch.
+ */
+export function reconcileLedger(input: ReconcileInput): ReconcileOutcome {
+  const candidates = reconcileCandidates(input.ledger.read().rows, input.clock.now());
+  if (candidates.length === 0) return { kind: 'nothing' };
+  const results = input.lookup.lookUp(candidates);
+  const done = underLock(input.lock, () => {
+    const nowMs = input.clock.now();
+    const policy: ReconcilePolicy = {
+      nowMs,
+      now: new Date(nowMs).toISOString(),
+      graceMs: input.graceMs,
+      maxAttempts: input.maxAttempts,
+    };
+    const table = input.ledger.read();
+    const changes = settleLookups(table, candidates, results, policy);
+    input.ledger.write(table, changes);
+    input.written?.(table, changes);
+    return changes;
+  });
+  if (!done) return { kind: 'busy', candidates: candidates.length };
+  const changes = done.value;
+  const count = (state: string) => changes.filter((c) => c.patch.状態 === state).length;
+  return {
+    kind: 'settled',
+    candidates: candidates.length,
+    changes,
+    found: count('完了'),
+    resend: count('送信待ち'),
+    review: count('要確認'),
+    waiting: candidates.length - changes.length,
+  };
+}
+
+export const RECONCILE_MSG = {
+  nothing: '照合が必要な行はありません。',
+  busy: '別の実行が進行中です。次の照合で確認します。',
+  summary: (o: Extract<ReconcileOutcome, { kind: 'settled' }>) =>
+    `照合: ${o.candidates} 件を確認し、完了 ${o.found} 件、再送待ち ${o.resend} 件、要確認 ${o.review} 件` +
+    (o.waiting > 0 ? `、${o.waiting} 件は次の照合で確かめます。` : '。'),
+} as const;
