@@ -9,8 +9,8 @@ import { fingerprint } from '../core/fingerprint';
 import { keyProblem } from '../core/key-check';
 import { isCsvKey, isMfKey, remoteTag } from '../core/keys';
 import type { LedgerRecord, LedgerRow, RowChange } from '../core/ledger';
+import { ledgerLooksLost, lostLedgerReason } from '../core/lost-ledger';
 import { connectedAccountName, type Masters, resolvePosting } from '../core/masters';
-import { isKichoJournal, kichoJournalsLabel } from '../core/mf-behaviour';
 import type { SenderPort } from '../core/ports';
 import { HttpNotSentError } from '../core/ports';
 import type { Claimed, SendResult } from '../core/posting';
@@ -27,7 +27,7 @@ import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet
 import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient, officeRefusal } from '../gas/mf-connection';
 import { knownSecrets } from '../gas/properties';
-import { lastLedgerRows, readMfBehaviour, readSelfTest, recordLedgerRows } from '../gas/run-state';
+import { lastLedgerRows, readSelfTest, recordLedgerRows } from '../gas/run-state';
 import { readMasters } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
@@ -39,6 +39,7 @@ import { watchDoneRows, withSentMark } from './done-rows';
 import { importWindow } from './import-transactions';
 import { preflight, settingsFor } from './preflight';
 import { noteSends } from './recent-sends';
+import { kichoJournalsIn } from './restore';
 import { learnFromApprovals } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 import { uncheckedLedgerTextReason } from './text-repair';
@@ -254,25 +255,14 @@ function describe(s: PostingSummary): string {
   return parts.join(' ');
 }
 
-/** The lost-ledger guard: far fewer rows than the last run saw means rows went missing. */
-export function ledgerLooksLost(rows: number, last: number): boolean {
-  return last > 0 && (rows === 0 || rows < last / 2);
-}
-
 const LOST_LEDGER_TITLE = '台帳の行が減っています';
 const CONTINUE_WORD = '続行';
 
-/** Why posting must stop because the 台帳 looks lost, or null. */
-function lostLedgerReason(rowsNow: number, last: number, settings: Settings, mf: MfClient): string | null {
-  if (ledgerLooksLost(rowsNow, last)) {
-    return `台帳の行が前回（${last} 行）より大きく減っています（今 ${rowsNow} 行）。二重登録を防ぐため登録を止めました。行を元に戻すか、メニュー「台帳を復元」を実行してください。`;
-  }
-  if (rowsNow > 0) return null;
+/** Why posting must stop because the 台帳 looks lost, or null (MF is asked only when the 台帳 is empty). */
+function lostLedger(rowsNow: number, last: number, settings: Settings, mf: MfClient): string | null {
+  if (rowsNow > 0 || ledgerLooksLost(rowsNow, last)) return lostLedgerReason(rowsNow, last, null);
   const window = importWindow(settings, today());
-  const behaviour = readMfBehaviour();
-  const tagged = mf.journalsBetween(window.start, window.end).filter((j) => isKichoJournal(j, behaviour));
-  if (tagged.length === 0) return null;
-  return `台帳が空ですが、MFには ${kichoJournalsLabel(behaviour)}が ${tagged.length} 件あります。二重登録を防ぐため登録を止めました。メニュー「台帳を復元」を実行してください。`;
+  return lostLedgerReason(rowsNow, last, kichoJournalsIn(mf, window.start, window.end));
 }
 
 /** A dry run's plan, as the dialog's 実行 button sends it back. */
@@ -317,7 +307,7 @@ export function runPost(
   // One 台帳, one office (DESIGN §5): nothing is claimed or sent while another office is connected.
   const otherOffice = officeRefusal(mf);
   if (otherOffice) return { ok: false, count: 0, messages: [otherOffice, ...messages] };
-  const lost = lostLedgerReason(rowsNow, last, settings, mf);
+  const lost = lostLedger(rowsNow, last, settings, mf);
   if (lost) {
     // DESIGN §5 guard: a trigger never bypasses it; a person may, on purpose, in a menu run.
     const confirmed =

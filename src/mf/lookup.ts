@@ -2,7 +2,7 @@
  * The reconciler's lookup port over MF (DESIGN §5 Reconcile): MF calls grow with accounting periods and
  * date windows — not with rows (the client sends transaction ids 50 to a call).
  */
-import { isCsvKey, isMfKey, remoteTag } from '../core/keys';
+import { isCsvKey, isMfKey, journalIdsByRemoteTag, remoteTag } from '../core/keys';
 import type { LookupPort } from '../core/ports';
 import { type LookupResult, lookupResultOf, type ReconcileCandidate } from '../core/reconcile';
 import type { MfClient } from './client';
@@ -117,8 +117,7 @@ function lookUp(
 
   if (other.length > 0) {
     const { start, end } = dateRange(other, fallback);
-    const byTag = new Map<string, string>();
-    for (const j of client.journalsBetween(start, end)) for (const t of j.tags) byTag.set(t, j.id);
+    const byTag = journalIdsByRemoteTag(client.journalsBetween(start, end));
     for (const c of other) {
       const journal = byTag.get(remoteTag(c.key));
       results.set(c, journal ? { kind: 'found', journalId: journal } : { kind: 'absent' });
