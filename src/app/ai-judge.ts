@@ -22,10 +22,9 @@ import {
   DEFAULT_MODEL,
   readAiResponse,
 } from '../core/ai/providers';
-import { indexByKey, type LedgerRecord, type LedgerRow, type RowChange } from '../core/ledger';
+import { applyChanges, indexByKey, type LedgerRecord, type LedgerRow, type RowChange } from '../core/ledger';
 import type { Masters } from '../core/masters';
 import { HttpNotSentError, HttpTransportError } from '../core/ports';
-import { applyChanges } from '../core/protocol';
 import { redactSecrets } from '../core/redact';
 import type { Settings } from '../core/settings';
 import { urlFetchPort } from '../gas/http';

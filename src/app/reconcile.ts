@@ -2,8 +2,9 @@
  * reconcile(): looks up 不明 rows and stale 送信中 rows in MF before anything is sent again. The phase
  * itself is src/core/reconcile.ts; the lookup is src/mf/lookup.ts; here only the wiring and the sheets.
  */
+
+import { applyChanges } from '../core/ledger';
 import type { LedgerPort } from '../core/ports';
-import { applyChanges } from '../core/protocol';
 import { RECONCILE_MSG, reconcileLedger } from '../core/reconcile';
 import { SAFETY } from '../core/safety';
 import { SHEET } from '../core/schema';

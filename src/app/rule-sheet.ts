@@ -3,9 +3,14 @@
  * candidates from this run's approvals, and rewrite the ルール 診断 column (once per run).
  * Read-modify-writes of ルール候補 and ルール appends happen under the script lock.
  */
-import type { LedgerRecord, LedgerRow, LedgerTable, RowChange } from '../core/ledger';
+import {
+  applyChanges,
+  type LedgerRecord,
+  type LedgerRow,
+  type LedgerTable,
+  type RowChange,
+} from '../core/ledger';
 import type { Masters } from '../core/masters';
-import { applyChanges } from '../core/protocol';
 import {
   anyTicked,
   approvedRows,

@@ -4,12 +4,11 @@
  */
 import { fingerprint } from './fingerprint';
 import { guardKeys } from './key-check';
-import type { LedgerRecord, LedgerTable } from './ledger';
+import { applyChanges, type LedgerRecord, type LedgerTable, merge } from './ledger';
 import { type KichoJournalsInMf, lostLedgerReason } from './lost-ledger';
 import { type Masters, resolvePosting } from './masters';
 import { applyOperations } from './operations';
 import { guardDuplicateKeys, planClaim } from './posting';
-import { applyChanges, merge } from './protocol';
 import { COMPLETED_WITHOUT_ID, unknownStateReason } from './review';
 import { sha256Hex } from './sha256';
 import { isLedgerState } from './states';

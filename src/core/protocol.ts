@@ -5,7 +5,7 @@
  */
 import { claimChunk, STOP_SENDING_AT_MS } from './budget';
 import { guardKeys } from './key-check';
-import type { LedgerRow, LedgerTable, RowChange } from './ledger';
+import { applyChanges, type LedgerRow, type LedgerTable, merge, type RowChange } from './ledger';
 import type { Masters } from './masters';
 import { applyOperations } from './operations';
 import { type ClockPort, type LedgerPort, type LockPort, type SenderPort, underLock } from './ports';
@@ -205,28 +205,4 @@ export function postApproved(input: PostingInput): PostingSummary {
     if (claim.claimed.length < size) break;
   }
   return summary;
-}
-
-/** The table as it will be after `changes` (for planning later steps in the same phase). */
-export function applyChanges(table: LedgerTable, changes: readonly RowChange[]): LedgerTable {
-  if (changes.length === 0) return table;
-  const byRow = new Map<number, RowChange['patch']>();
-  for (const c of changes) byRow.set(c.rowNumber, { ...byRow.get(c.rowNumber), ...c.patch });
-  return {
-    ...table,
-    rows: table.rows.map((r) => {
-      const patch = byRow.get(r.rowNumber);
-      return patch ? { rowNumber: r.rowNumber, record: { ...r.record, ...patch } } : r;
-    }),
-  };
-}
-
-/** Several changes to one row become one. */
-export function merge(changes: readonly RowChange[]): RowChange[] {
-  const byRow = new Map<number, RowChange>();
-  for (const c of changes) {
-    const prev = byRow.get(c.rowNumber);
-    byRow.set(c.rowNumber, prev ? { ...prev, patch: { ...prev.patch, ...c.patch } } : c);
-  }
-  return [...byRow.values()];
 }
