@@ -6,11 +6,12 @@
 import { type CsvSource, csvJournalRequest, findSource } from '../core/csv/sources';
 import { planToken } from '../core/dry-run';
 import { fingerprint } from '../core/fingerprint';
+import { journalizeRequest } from '../core/journal-request';
 import { keyProblem } from '../core/key-check';
 import { isCsvKey, isMfKey, remoteTag } from '../core/keys';
 import type { LedgerRecord, LedgerRow, RowChange } from '../core/ledger';
 import { ledgerLooksLost, lostLedgerReason } from '../core/lost-ledger';
-import { connectedAccountName, type Masters, resolvePosting } from '../core/masters';
+import { connectedAccountName, type Masters } from '../core/masters';
 import type { SenderPort } from '../core/ports';
 import { HttpNotSentError } from '../core/ports';
 import type { Claimed, SendResult } from '../core/posting';
@@ -18,9 +19,8 @@ import { type PostingSummary, postApproved as runProtocol } from '../core/protoc
 import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { postingBlockedBy } from '../core/self-test';
-import { SETTING_NEEDS, type Settings } from '../core/settings';
+import { importWindow, SETTING_NEEDS, type Settings } from '../core/settings';
 import { STATEMENT_MSG, type StatementFacts, statementEdits } from '../core/statement-check';
-import { truncateChars } from '../core/text';
 import { scriptClock, today } from '../gas/clock';
 import { confirmByTyping } from '../gas/dialog';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
@@ -36,16 +36,12 @@ import { MfAuthError } from '../mf/errors';
 import { sameMfId } from '../mf/ids';
 import type { SendOutcome } from '../mf/types';
 import { watchDoneRows, withSentMark } from './done-rows';
-import { importWindow } from './import-transactions';
 import { preflight, settingsFor } from './preflight';
 import { noteSends } from './recent-sends';
 import { kichoJournalsIn } from './restore';
 import { learnFromApprovals } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 import { uncheckedLedgerTextReason } from './text-repair';
-
-/** MF's remark: maxLength 200 in the document (characters, not UTF-16 units). */
-const REMARK_LIMIT = 200;
 
 export const POST_MSG = {
   outsidePeriod: (date: string) =>
@@ -56,30 +52,6 @@ export const POST_MSG = {
   excluded:
     'MFでこの明細が「対象外」になっているため登録できませんでした。登録が不要なら「除外」を選んでください。',
 } as const;
-
-export function journalizeRequest(record: LedgerRecord, masters: Masters) {
-  const resolved = resolvePosting(masters, {
-    勘定科目: String(record.勘定科目),
-    補助科目: String(record.補助科目),
-    税区分: String(record.税区分),
-    取引先: String(record.取引先),
-  });
-  if (!resolved.ok) return { ok: false as const, problems: resolved.problems };
-  const r = resolved.value;
-  return {
-    ok: true as const,
-    request: {
-      transaction_id: String(record.明細ID),
-      account_id: r.accountId,
-      sub_account_id: r.subAccountId,
-      tax_id: r.taxId,
-      trade_partner_code: r.partnerCode,
-      transaction_date: String(record.取引日),
-      remark: truncateChars(String(record.摘要), REMARK_LIMIT),
-      tags: [remoteTag(String(record.キー))],
-    },
-  };
-}
 
 /**
  * After MF refused a journalize (any 4xx but 401/429), the line is looked up before anything is decided

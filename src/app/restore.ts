@@ -10,7 +10,7 @@ import { connectedAccountName } from '../core/masters';
 import { isKichoJournal, type MfBehaviour } from '../core/mf-behaviour';
 import { RECENT_SEND_MEMO } from '../core/recent-sends';
 import { SHEET } from '../core/schema';
-import { SETTING_NEEDS } from '../core/settings';
+import { importWindow, SETTING_NEEDS } from '../core/settings';
 import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
@@ -21,7 +21,6 @@ import type { MfClient } from '../mf/client';
 import { canonicalId, IdMap } from '../mf/ids';
 import type { MfJournal, MfTransaction } from '../mf/types';
 import { doneCounts, goneMessage, lastDoneRows, resetDoneRows } from './done-rows';
-import { importWindow } from './import-transactions';
 import { preflight, settingsFor } from './preflight';
 import { recentlySent } from './recent-sends';
 

@@ -89,10 +89,6 @@ export function parseLedger(values: readonly (readonly unknown[])[]): LedgerTabl
   return { columns, width: header.length, rows };
 }
 
-export function missingLedgerColumns(table: LedgerTable): LedgerHeader[] {
-  return LEDGER_HEADERS.filter((h) => !table.columns.has(h));
-}
-
 /** Rows by key; a key on several rows maps to all of them (the duplicate-key guard needs them). */
 export function indexByKey(rows: readonly LedgerRow[]): Map<string, LedgerRow[]> {
   const index = new Map<string, LedgerRow[]>();

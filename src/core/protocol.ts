@@ -55,6 +55,13 @@ export interface PostingSummary {
   messages: string[];
 }
 
+export const PROTOCOL_MSG = {
+  authStopped: 'MFの認証に失敗したため中断',
+  refusedStopped: 'Google が送信を止めたため中断',
+  timeStopped: '実行時間の上限が近いため',
+  lockLostBeforeSettle: '結果の書き込み前に別の実行がロックを持っていました。送信中の行は後で照合します。',
+} as const;
+
 function count(results: readonly SendResult[], ...kinds: SendResult['kind'][]): number {
   return results.filter((r) => kinds.includes(r.kind)).length;
 }
@@ -104,16 +111,16 @@ function sendPhase(
   input.sender.prepare?.(claimed);
   for (const c of claimed) {
     if (stoppedBy === 'unauthorized') {
-      results.push({ kind: 'not-sent', reason: 'MFの認証に失敗したため中断' });
+      results.push({ kind: 'not-sent', reason: PROTOCOL_MSG.authStopped });
       continue;
     }
     if (stoppedBy === 'refused') {
-      results.push({ kind: 'not-sent', reason: 'Google が送信を止めたため中断' });
+      results.push({ kind: 'not-sent', reason: PROTOCOL_MSG.refusedStopped });
       continue;
     }
     if (input.clock.now() - input.startedAt >= STOP_SENDING_AT_MS) {
       stoppedBy = 'time';
-      results.push({ kind: 'not-sent', reason: '実行時間の上限が近いため' });
+      results.push({ kind: 'not-sent', reason: PROTOCOL_MSG.timeStopped });
       continue;
     }
     const result = input.sender.send(c);
@@ -183,9 +190,7 @@ export function postApproved(input: PostingInput): PostingSummary {
     const sent = sendPhase(input, claim.claimed);
     if (!underLock(input.lock, () => settlePhase(input, claim.claimed, sent.results))) {
       // Our rows stay 送信中; the reconciler looks them up once their lease has passed.
-      summary.messages.push(
-        '結果の書き込み前に別の実行がロックを持っていました。送信中の行は後で照合します。',
-      );
+      summary.messages.push(PROTOCOL_MSG.lockLostBeforeSettle);
       summary.stoppedBy = 'lock';
       break;
     }
