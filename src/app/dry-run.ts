@@ -7,7 +7,7 @@ import { type DryRunPlan, planDryRun } from '../core/dry-run';
 import { scriptJson } from '../core/html';
 import type { KichoJournalsInMf } from '../core/lost-ledger';
 import { mfBehaviourWarnings } from '../core/mf-behaviour';
-import type { RuleFinding } from '../core/rule-diagnostics';
+import type { RuleFinding } from '../core/rules/diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { selfTestWarnings } from '../core/self-test';
 import { importWindow, SETTING_NEEDS } from '../core/settings';

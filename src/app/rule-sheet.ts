@@ -11,6 +11,7 @@ import {
   type RowChange,
 } from '../core/ledger';
 import type { Masters } from '../core/masters';
+import { parseRules, type Rule, type RuleLine } from '../core/rules';
 import {
   anyTicked,
   approvedRows,
@@ -18,9 +19,8 @@ import {
   learnCandidates,
   parseCandidates,
   planAdoption,
-} from '../core/rule-candidates';
-import { diagnoseRuleSheet, type RuleFinding } from '../core/rule-diagnostics';
-import { parseRules, type Rule, type RuleLine } from '../core/rules';
+} from '../core/rules/candidates';
+import { diagnoseRuleSheet, type RuleFinding } from '../core/rules/diagnostics';
 import { readLedger } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
 import {
