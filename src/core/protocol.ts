@@ -67,15 +67,24 @@ function count(results: readonly SendResult[], ...kinds: SendResult['kind'][]): 
 }
 
 /** Phase 1, under the lock: pending 操作, the duplicate-key guard, then the claim. */
+type ClaimOutcome =
+  /** Another run holds the lock. */
+  | { kind: 'busy' }
+  /** The 台帳 no longer gives the plan the person confirmed: nothing claimed. */
+  | { kind: 'refused'; message: string }
+  /** 操作 and guards written; no row to send. */
+  | { kind: 'nothing'; operations: number; guarded: number }
+  | { kind: 'claimed'; claimed: Claimed[]; operations: number; guarded: number; waiting: number };
+
 function claimPhase(
   input: PostingInput,
   limit: number,
   first: boolean,
-): { claimed: Claimed[]; operations: number; guarded: number; waiting: number; refused?: string } {
+): Exclude<ClaimOutcome, { kind: 'busy' }> {
   const now = input.clock.iso();
   const table = input.ledger.read();
   const refused = first && input.plan ? input.plan.changed(table) : null;
-  if (refused) return { claimed: [], operations: 0, guarded: 0, waiting: 0, refused };
+  if (refused) return { kind: 'refused', message: refused };
   const planned = applyOperations(table.rows, input.masters, input.who, now);
   const afterOps = applyChanges(table, planned);
   const guards = [...guardDuplicateKeys(afterOps.rows, now), ...guardKeys(afterOps.rows, now)];
@@ -92,12 +101,16 @@ function claimPhase(
   if (operations.length > 0) input.onOperations?.(table.rows, operations);
   const claimed = claim.claimed.filter((c) => !held.has(c.rowNumber));
   const waiting = afterGuards.rows.filter((r) => r.record.状態 === '送信待ち').length;
-  return {
-    claimed,
+  const done = {
     operations: operations.length,
     guarded: guards.filter((g) => !held.has(g.rowNumber)).length,
-    waiting,
   };
+  return claimed.length === 0 ? { kind: 'nothing', ...done } : { kind: 'claimed', claimed, waiting, ...done };
+}
+
+/** Phase 1 as a step of the loop: under the lock, or busy. */
+function claimUnderLock(input: PostingInput, limit: number, first: boolean): ClaimOutcome {
+  return underLock(input.lock, () => claimPhase(input, limit, first))?.value ?? { kind: 'busy' };
 }
 
 /** Phase 2, outside the lock: one send per claimed row, stopping early on auth failure or time. */
@@ -149,6 +162,26 @@ function settlePhase(input: PostingInput, claimed: readonly Claimed[], results: 
   input.ledger.write(table, changes);
 }
 
+/** Phase 3 as a step of the loop: settled, or busy (our rows stay 送信中 until reconcile looks). */
+function settleUnderLock(
+  input: PostingInput,
+  claimed: readonly Claimed[],
+  results: readonly SendResult[],
+): 'settled' | 'busy' {
+  return underLock(input.lock, () => settlePhase(input, claimed, results)) ? 'settled' : 'busy';
+}
+
+/** Counts one chunk's send results into the summary (the one place the outcomes are counted). */
+function tally(summary: PostingSummary, results: readonly SendResult[]): void {
+  summary.posted += count(results, 'created', 'found');
+  summary.unknown += count(results, 'unknown');
+  summary.failed += count(results, 'rejected');
+  summary.returned += count(results, 'rate-limited', 'unauthorized', 'not-sent', 'refused');
+  summary.needsReview += count(results, 'invalid');
+  const refused = results.find((r) => r.kind === 'refused');
+  if (refused?.kind === 'refused') summary.messages.push(refused.reason);
+}
+
 export function postApproved(input: PostingInput): PostingSummary {
   const summary: PostingSummary = {
     busy: false,
@@ -169,38 +202,30 @@ export function postApproved(input: PostingInput): PostingSummary {
       summary.stoppedBy = summary.claimed >= input.batchLimit ? 'limit' : 'time';
       break;
     }
-    const claimedUnderLock = underLock(input.lock, () => claimPhase(input, size, summary.claimed === 0));
-    if (!claimedUnderLock) {
+    const claim = claimUnderLock(input, size, summary.claimed === 0);
+    if (claim.kind === 'busy') {
       summary.busy = summary.claimed === 0;
       summary.stoppedBy = 'lock';
       break;
     }
-    const claim = claimedUnderLock.value;
-    if (claim.refused) {
+    if (claim.kind === 'refused') {
       summary.stoppedBy = 'plan-changed';
-      summary.messages.push(claim.refused);
+      summary.messages.push(claim.message);
       break;
     }
     summary.operations += claim.operations;
     summary.needsReview += claim.guarded;
-    if (claim.claimed.length === 0) break;
+    if (claim.kind === 'nothing') break;
     if (summary.claimed === 0) total = Math.min(claim.waiting, input.batchLimit);
     summary.claimed += claim.claimed.length;
 
     const sent = sendPhase(input, claim.claimed);
-    if (!underLock(input.lock, () => settlePhase(input, claim.claimed, sent.results))) {
-      // Our rows stay 送信中; the reconciler looks them up once their lease has passed.
+    if (settleUnderLock(input, claim.claimed, sent.results) === 'busy') {
       summary.messages.push(PROTOCOL_MSG.lockLostBeforeSettle);
       summary.stoppedBy = 'lock';
       break;
     }
-    summary.posted += count(sent.results, 'created', 'found');
-    summary.unknown += count(sent.results, 'unknown');
-    summary.failed += count(sent.results, 'rejected');
-    summary.returned += count(sent.results, 'rate-limited', 'unauthorized', 'not-sent', 'refused');
-    const refused = sent.results.find((r) => r.kind === 'refused');
-    if (refused?.kind === 'refused') summary.messages.push(refused.reason);
-    summary.needsReview += count(sent.results, 'invalid');
+    tally(summary, sent.results);
     input.progress?.(summary.claimed - summary.returned, total);
     if (sent.stoppedBy) {
       summary.stoppedBy = sent.stoppedBy;
