@@ -32,7 +32,7 @@ export const LEVELS = {
   bundle: ['test/bundle.test.ts'],
   scenario: ['test/scenario'],
   worlds: WORLD_FILES,
-  simulation: ['test/sim'],
+  simulation: ['test/sim-simulate'],
   tools: ['test/scripts'],
   browser: ['test/browser', 'test/sim-ui'],
 };

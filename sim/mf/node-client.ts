@@ -1,9 +1,9 @@
 // The project's own MF client, run in Node against a fake MF over loopback HTTP (the demo uses it to
 // check what MF holds at the end). Same code as in the bundle; only the ports differ.
 
+import { type HttpPort, HttpTransportError, type KeyValuePort } from '../../src/core/ports';
 import { ApiKeyAuth } from '../../src/mf/auth';
 import { MfClient } from '../../src/mf/client';
-import { type HttpPort, HttpTransportError, type KeyValuePort } from '../../src/mf/http';
 import { syncHttpRequest } from '../gas/lib/sync-http';
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -24,7 +24,11 @@ export function nodeMfClient(baseUrl: string, apiKey: string, officeCode: string
       return { status: out.status, headers, body: Buffer.from(out.body).toString('utf8') };
     },
   };
-  const clock = { now: () => Date.now(), sleep: (ms: number) => void Atomics.wait(sleeper, 0, 0, ms) };
+  const clock = {
+    now: () => Date.now(),
+    sleep: (ms: number) => void Atomics.wait(sleeper, 0, 0, ms),
+    iso: () => new Date().toISOString(),
+  };
   const store = new Map<string, string>();
   const cache: KeyValuePort = {
     get: (k) => store.get(k) ?? null,

@@ -7,7 +7,7 @@
  * Exit code 1 when any invariant was violated.
  *
  * Also: --list a,b,c (exact seeds), --path P (replay a shrunk case of one seed), --json (one JSON line
- * per seed and a summary line, for test/sim), --no-build (use dist-mutants/NAME as it is), --jobs J
+ * per seed and a summary line, for test/sim-simulate), --no-build (use dist-mutants/NAME as it is), --jobs J
  * (processes; default one per core from 20 seeds up), --people-anytime (people may also edit inside a
  * run's locked read–write of the 台帳). KICHO_SIM_DIST=dir runs another build than dist/.
  */

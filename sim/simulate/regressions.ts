@@ -1,6 +1,6 @@
 /**
  * Scenarios the simulation once failed on, shrunk by fast-check and kept by name so that they run
- * on every build (test/sim/people-sort.test.ts, test/sim/mutants.test.ts).
+ * on every build (test/sim-simulate/people-sort.test.ts, test/sim-simulate/mutants.test.ts).
  */
 import type { Scenario } from './scenario';
 

@@ -3,7 +3,7 @@
  * rules' changes, the provider is asked outside the lock (one request per row), and the answers
  * are written under the lock again, by key, only to rows still exactly as claimed.
  */
-import { type AiPolicy, decideFromAnswer, decideUnreadable } from '../core/ai/answer';
+import { AI_RUN_MSG, type AiOutcome, type AiPolicy, outcomeOf } from '../core/ai/answer';
 import {
   AI_FAILURE_BURST,
   AI_STOP_CALLING_AT_MS,
@@ -16,15 +16,14 @@ import { type AiCandidate, claimRows, pickCandidates, untouchedRow } from '../co
 import { AI_INSTRUCTIONS, catalogFromMasters, statementForAi, userMessage } from '../core/ai/prompt';
 import {
   type AiConfig,
-  type AiReply,
   buildAiRequest,
   DEFAULT_BASE_URL,
   DEFAULT_MODEL,
   readAiResponse,
 } from '../core/ai/providers';
-import { indexByKey, type LedgerRecord, type LedgerRow, type RowChange } from '../core/ledger';
+import { applyChanges, indexByKey, type LedgerRow, type RowChange } from '../core/ledger';
 import type { Masters } from '../core/masters';
-import { applyChanges } from '../core/protocol';
+import { HttpNotSentError, HttpTransportError } from '../core/ports';
 import { redactSecrets } from '../core/redact';
 import type { Settings } from '../core/settings';
 import { urlFetchPort } from '../gas/http';
@@ -32,40 +31,11 @@ import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { scriptLock } from '../gas/lock';
 import { PROPERTY, property, scriptStore } from '../gas/properties';
 import { toast } from '../gas/toast';
-import { HttpNotSentError, HttpTransportError } from '../mf/http';
 import { refreshReviewSheet } from './review-sheet';
 import type { RunContext } from './run';
 
 /** Script property with today's request count, shared by every account that runs kicho. */
 export const AI_USAGE_PROPERTY = 'AI_USAGE';
-
-export const AI_RUN_MSG = {
-  noKey: (provider: string) =>
-    `設定「AI判定」は ${provider} ですが、スクリプトプロパティ AI_API_KEY がありません。ルールに当てはまらない明細は要確認にしました。`,
-  perRunCap: (left: number, cap: number) =>
-    `AI1回の上限（${cap} 件）を超えた ${left} 件は未判定のまま、次回の実行で判定します。`,
-  dailyCap: (left: number, cap: number) =>
-    `本日のAI判定が上限（AI1日の上限 ${cap} 件）に達したため、${left} 件は未判定のままです（翌日以降に判定します）。`,
-  later: (why: string) => `AI判定はまだです（${why}）。次回の実行で判定します。`,
-  rateLimited: 'AIの提供元から「混雑しています（429）」と返されました',
-  unavailable: (status: number) => `AIの提供元が一時的に応答できません（${status}）`,
-  timeout: 'AIの応答がタイムアウトしました',
-  network: (message: string) => `AIの提供元に接続できませんでした: ${message}`,
-  refused: (status: number, message: string) =>
-    status === 401 || status === 403
-      ? `AIの提供元が認証エラー（${status}）を返しました。スクリプトプロパティ AI_API_KEY を確かめてください${message ? `: ${message}` : ''}`
-      : status === 404
-        ? `AIの提供元がモデルまたは URL を見つけられません（404）。AI_MODEL・AI_BASE_URL を確かめてください${message ? `: ${message}` : ''}`
-        : `AIの提供元が要求を受け付けませんでした（${status}）${message ? `: ${message}` : ''}`,
-  stoppedEarly: 'この実行ではAIへの問い合わせを止めました',
-  timeBudget: '実行時間の上限が近いため',
-  summary: (provider: string, model: string, answered: number, approved: number, review: number) =>
-    `AI判定（${provider}・${model}）: ${answered} 件に回答がありました（送信待ち ${approved} 件、要確認 ${review} 件）。`,
-  notYet: (n: number, why: string) => `${n} 件は未判定のままです（${why}）。次回の実行で判定します。`,
-  personWon: (n: number) => `AIの回答待ちの間に人が変更した ${n} 件には、AIの結果を書き込んでいません。`,
-  lockLost:
-    'AIの結果を書き込む前に別の実行がロックを持っていたため、結果は書き込んでいません（次回判定し直します）。',
-} as const;
 
 /** The provider configuration, or null when AI 判定 is オフ or cannot run (then rows go to 要確認 as before). */
 export function aiConfig(settings: Settings): { config: AiConfig | null; messages: string[] } {
@@ -117,31 +87,6 @@ export function claimForAi(rows: readonly LedgerRow[], settings: Settings, now: 
   return { candidates, changes, messages };
 }
 
-type Outcome =
-  | { kind: 'judged'; patch: Partial<LedgerRecord> }
-  | { kind: 'not-yet'; why: string; stop: boolean; burst: boolean };
-
-function outcomeOf(reply: AiReply, claimed: LedgerRecord, masters: Masters, policy: AiPolicy): Outcome {
-  switch (reply.kind) {
-    case 'answer':
-      return { kind: 'judged', patch: decideFromAnswer(claimed, reply.value, masters, policy) };
-    case 'malformed':
-      return { kind: 'judged', patch: decideUnreadable(policy.model, reply.reason) };
-    case 'rate-limited':
-      return { kind: 'not-yet', why: AI_RUN_MSG.rateLimited, stop: true, burst: false };
-    case 'unavailable':
-      return { kind: 'not-yet', why: AI_RUN_MSG.unavailable(reply.status), stop: false, burst: true };
-    case 'refused':
-      // Every request would be refused the same way (key, model, account): stop at the first.
-      return {
-        kind: 'not-yet',
-        why: AI_RUN_MSG.refused(reply.status, reply.message.slice(0, 200)),
-        stop: true,
-        burst: false,
-      };
-  }
-}
-
 export interface AiJudgeSummary {
   answered: number;
   approved: number;
@@ -168,7 +113,7 @@ export function judgeClaimed(
     autoApprove: settings.aiAutoApprove,
   };
   const secret = (text: string) => redactSecrets(text, [config.apiKey]);
-  const outcomes = new Map<string, Outcome>();
+  const outcomes = new Map<string, AiOutcome>();
   let stopped: string | null = null;
   let burst = 0;
   let sent = 0;
@@ -180,7 +125,7 @@ export function judgeClaimed(
     }
     sent++;
     const request = buildAiRequest(config, AI_INSTRUCTIONS, userMessage(statementForAi(c.claimed), catalog));
-    let outcome: Outcome;
+    let outcome: AiOutcome;
     try {
       outcome = outcomeOf(readAiResponse(config.provider, http.send(request)), c.claimed, masters, policy);
     } catch (e) {
@@ -217,7 +162,7 @@ function writeBack(
   config: AiConfig,
   settings: Settings,
   claim: AiClaim,
-  outcomes: ReadonlyMap<string, Outcome>,
+  outcomes: ReadonlyMap<string, AiOutcome>,
   unsent: number,
   stopped: string | null,
 ): AiJudgeSummary {

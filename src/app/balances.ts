@@ -16,7 +16,7 @@ import {
 import type { MonthEndBalance } from '../core/csv/balances';
 import { type OwnAccount, ownAccounts } from '../core/own-accounts';
 import { SHEET } from '../core/schema';
-import { SETTING_NEEDS } from '../core/settings';
+import { importWindow, SETTING_NEEDS } from '../core/settings';
 import { balanceSheet, readBalanceRecords, writeBalanceSheet } from '../gas/balance-sheet';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
@@ -27,7 +27,6 @@ import { readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
 import type { MfTrialBalance } from '../mf/types';
 import { accountingPeriodFor, addDays } from '../mf/windows';
-import { importWindow } from './import-transactions';
 import { preflight, settingsFor } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';
 

@@ -2,9 +2,8 @@
  * classifyPending(): pending 操作 first, then the ルール sheet on 未判定 rows (DESIGN §1 判定).
  */
 import { classifyRows } from '../core/classify';
-import type { RowChange } from '../core/ledger';
+import { applyChanges, merge, type RowChange } from '../core/ledger';
 import { applyOperations } from '../core/operations';
-import { applyChanges, merge } from '../core/protocol';
 import { parseRules } from '../core/rules';
 import { SHEET } from '../core/schema';
 import { SETTING_NEEDS } from '../core/settings';

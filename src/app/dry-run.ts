@@ -5,11 +5,12 @@
 import { csvDryRunWarnings } from '../core/csv/warnings';
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
 import { scriptJson } from '../core/html';
-import { isKichoJournal, mfBehaviourWarnings } from '../core/mf-behaviour';
-import type { RuleFinding } from '../core/rule-diagnostics';
+import type { KichoJournalsInMf } from '../core/lost-ledger';
+import { mfBehaviourWarnings } from '../core/mf-behaviour';
+import type { RuleFinding } from '../core/rules/diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { selfTestWarnings } from '../core/self-test';
-import { SETTING_NEEDS } from '../core/settings';
+import { importWindow, SETTING_NEEDS } from '../core/settings';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
@@ -25,8 +26,8 @@ import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { replaceDataRows } from '../gas/workbook';
 import { watchDoneRows } from './done-rows';
-import { importWindow } from './import-transactions';
 import { preflight, settingsFor } from './preflight';
+import { kichoJournalsIn } from './restore';
 import { ruleFindings } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
@@ -74,15 +75,12 @@ export function computeDryRun(ctx: RunContext): {
 }
 
 /**
- * How many MF journals in the window carry a kicho tag: asked only when the 台帳 is empty, to tell a
- * new book from a lost one. Null when MF cannot be asked (not connected, unreachable).
+ * The journals kicho counts as its own in the window: asked only when the 台帳 is empty, to tell a new
+ * book from a lost one. Null when MF cannot be asked (not connected, unreachable).
  */
-function taggedJournals(start: string, end: string): number | null {
+function taggedJournals(start: string, end: string): KichoJournalsInMf | null {
   try {
-    const behaviour = readMfBehaviour();
-    return mfClient()
-      .journalsBetween(start, end)
-      .filter((j) => isKichoJournal(j, behaviour)).length;
+    return kichoJournalsIn(mfClient(), start, end);
   } catch (_e) {
     return null;
   }

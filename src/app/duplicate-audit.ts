@@ -16,7 +16,7 @@ import {
 import { auditRecords } from '../core/duplicates/sheet';
 import { ownAccounts } from '../core/own-accounts';
 import { SHEET } from '../core/schema';
-import { SETTING_NEEDS } from '../core/settings';
+import { importWindow, SETTING_NEEDS } from '../core/settings';
 import { today } from '../gas/clock';
 import {
   duplicateSheet,
@@ -32,7 +32,6 @@ import { readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
 import { isIsoDate } from '../mf/windows';
 import { recoverStaleDeletions } from './duplicate-delete';
-import { importWindow } from './import-transactions';
 import { preflight, settingsFor } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';
 

@@ -15,6 +15,7 @@ import {
 } from '../core/duplicates/deletion';
 import type { AuditJournal } from '../core/duplicates/facts';
 import { planDeletion } from '../core/duplicates/sheet';
+import { HttpNotSentError } from '../core/ports';
 import { SHEET } from '../core/schema';
 import { sha256Hex } from '../core/sha256';
 import { scriptClock } from '../gas/clock';
@@ -24,7 +25,6 @@ import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient, officeRefusal } from '../gas/mf-connection';
 import { isTriggerEvent } from '../gas/session';
 import type { MfClient } from '../mf/client';
-import { HttpNotSentError } from '../mf/http';
 import { preflight } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';
 

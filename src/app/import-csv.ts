@@ -15,6 +15,7 @@ import {
   newSource,
   sourceNameProblem,
 } from '../core/csv/sources';
+import { journalIdsByRemoteTag } from '../core/keys';
 import { MF_BEHAVIOUR_MSG } from '../core/mf-behaviour';
 import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
@@ -62,19 +63,17 @@ function journalsByTag(
   client: (() => MfClient) | undefined,
   messages: string[],
 ): Map<string, string> {
-  const byTag = new Map<string, string>();
-  if (reading.lines.length === 0) return byTag;
+  if (reading.lines.length === 0) return new Map();
   const dates = reading.lines.map((l) => l.date).sort();
   try {
     const mf = client ? client() : mfClient();
-    for (const j of mf.journalsBetween(dates[0], dates[dates.length - 1]))
-      for (const t of j.tags) if (t.startsWith('kc-')) byTag.set(t, j.id);
+    return journalIdsByRemoteTag(mf.journalsBetween(dates[0], dates[dates.length - 1]));
   } catch (e) {
     messages.push(
       `MFに登録済みの仕訳を確認できませんでした（${redactSecrets(e instanceof Error ? e.message : String(e))}）。MFとの接続を確認してください。`,
     );
   }
-  return byTag;
+  return new Map();
 }
 
 export function runImportCsv(

@@ -2,13 +2,13 @@
  * importTransactions(): MF's 未仕訳 lines for the window in 設定 become 台帳 rows, once each.
  */
 
-import { planIntake, type StatementLine } from '../core/intake';
+import { planIntake } from '../core/intake';
 import { isMfKey, mfKey } from '../core/keys';
 import type { Masters } from '../core/masters';
 import { SHEET } from '../core/schema';
 import { importBlockedBy } from '../core/self-test';
 import type { Settings } from '../core/settings';
-import { SETTING_NEEDS } from '../core/settings';
+import { importWindow, SETTING_NEEDS } from '../core/settings';
 import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger, restoreKeys, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
@@ -27,28 +27,6 @@ import { type RunContext, type RunResult, runEntry } from './run';
 const UNSENT = new Set(['未判定', '要確認', '送信待ち', '失敗']);
 const SETTLED_STATUSES = ['registered', 'modified', 'new_voucher_attached', 'excluded'] as const;
 
-/** Without 取込開始日, the first day of the previous month: recent lines, not the whole history. */
-function defaultStart(todayText: string): string {
-  const [y, m] = todayText.split('-').map(Number);
-  const month = m === 1 ? 12 : m - 1;
-  const year = m === 1 ? y - 1 : y;
-  return `${year}-${String(month).padStart(2, '0')}-01`;
-}
-
-export function importWindow(
-  settings: Settings,
-  todayText: string,
-): { start: string; end: string; label: string; problem: string | null } {
-  const start = settings.importStart ?? defaultStart(todayText);
-  const end = settings.importEnd ?? todayText;
-  // 取込開始日 left empty means the previous month: with an early 取込終了日 that can end before it starts.
-  const problem =
-    start > end
-      ? `取込期間の始まり（${start}${settings.importStart ? '' : '、取込開始日が空のため前月の1日'}）が終わり（${end}）より後になっています。設定の 取込開始日・取込終了日 を直してください。`
-      : null;
-  return { start, end, label: `${settings.importStart ?? ''}..${settings.importEnd ?? ''}`, problem };
-}
-
 /** Connected-account ids for 対象口座 (names), or [undefined] for all; unknown names are reported. */
 function targets(settings: Settings, masters: Masters, messages: string[]): (string | undefined)[] {
   if (settings.targetAccounts.length === 0) return [undefined];
@@ -59,10 +37,6 @@ function targets(settings: Settings, masters: Masters, messages: string[]): (str
     else messages.push(`対象口座「${name}」がMFの連携口座にありません。設定の 対象口座 を直してください。`);
   }
   return ids;
-}
-
-function asLine(t: MfTransaction): StatementLine {
-  return t;
 }
 
 export function runImport(ctx: RunContext, given?: MfClient): RunResult {
@@ -121,7 +95,7 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
     const table = readLedger();
     const gone = watchDoneRows(table);
     const now = new Date().toISOString();
-    const plan = planIntake(table, pending.map(asLine), settled.map(asLine), masters, now, journalIds);
+    const plan = planIntake(table, pending, settled, masters, now, journalIds);
     const keyed = plan.changes.filter((c) => c.patch.キー !== undefined);
     const { withheld } = writeLedgerChanges(
       table,

@@ -3,248 +3,33 @@
  * 台帳 sheet, and MF's journalize endpoint with the row's remote tag.
  */
 
-import { type CsvSource, csvJournalRequest, findSource } from '../core/csv/sources';
 import { planToken } from '../core/dry-run';
-import { isEvtKey } from '../core/events';
-import { fingerprint } from '../core/fingerprint';
-import { keyProblem } from '../core/key-check';
-import { isCsvKey, isMfKey, remoteTag } from '../core/keys';
-import type { LedgerRecord, LedgerRow, RowChange } from '../core/ledger';
-import { connectedAccountName, type Masters, resolvePosting } from '../core/masters';
-import { isKichoJournal, kichoJournalsLabel } from '../core/mf-behaviour';
-import type { Claimed, SendResult } from '../core/posting';
-import { type PostingSummary, postApproved as runProtocol, type SenderPort } from '../core/protocol';
+import type { LedgerRow, RowChange } from '../core/ledger';
+import { ledgerLooksLost, lostLedgerReason } from '../core/lost-ledger';
+import { type PostingSummary, postApproved as runProtocol } from '../core/protocol';
 import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { postingBlockedBy } from '../core/self-test';
-import { SETTING_NEEDS, type Settings } from '../core/settings';
-import { STATEMENT_MSG, type StatementFacts, statementEdits } from '../core/statement-check';
-import { truncateChars } from '../core/text';
+import { importWindow, SETTING_NEEDS, type Settings } from '../core/settings';
 import { scriptClock, today } from '../gas/clock';
 import { confirmByTyping } from '../gas/dialog';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient, officeRefusal } from '../gas/mf-connection';
 import { knownSecrets } from '../gas/properties';
-import { lastLedgerRows, readMfBehaviour, readSelfTest, recordLedgerRows } from '../gas/run-state';
+import { lastLedgerRows, readSelfTest, recordLedgerRows } from '../gas/run-state';
 import { readMasters } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
-import { MfAuthError } from '../mf/errors';
-import { HttpNotSentError } from '../mf/http';
-import { sameMfId } from '../mf/ids';
-import type { SendOutcome } from '../mf/types';
 import { watchDoneRows, withSentMark } from './done-rows';
-import { type EventLookup, lookUpEvents } from './event-lookup';
-import { importWindow } from './import-transactions';
+import { mfSender } from './mf-sender';
 import { preflight, settingsFor } from './preflight';
 import { noteSends } from './recent-sends';
+import { kichoJournalsIn } from './restore';
 import { learnFromApprovals } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 import { uncheckedLedgerTextReason } from './text-repair';
-
-/** MF's remark: maxLength 200 in the document (characters, not UTF-16 units). */
-const REMARK_LIMIT = 200;
-
-export const POST_MSG = {
-  outsidePeriod: (date: string) =>
-    `取引日 ${date} は MF のどの会計期間にも入らないため送信しません。MF で事業年度（会計期間）を確かめ、取引日が正しければ MF で会計期間を追加してから「再試行」を選んでください。`,
-  noPeriods: 'MF の会計期間を確かめられなかったため送信していません',
-  registeredNotListed: 'MFではこの明細が仕訳済みですが、仕訳がまだ見つかりません。照合で確かめます',
-  lookupFailed: 'MFが登録を断ったあと、明細の状態を確かめる問い合わせに失敗しました',
-  excluded:
-    'MFでこの明細が「対象外」になっているため登録できませんでした。登録が不要なら「除外」を選んでください。',
-} as const;
-
-export function journalizeRequest(record: LedgerRecord, masters: Masters) {
-  const resolved = resolvePosting(masters, {
-    勘定科目: String(record.勘定科目),
-    補助科目: String(record.補助科目),
-    税区分: String(record.税区分),
-    取引先: String(record.取引先),
-  });
-  if (!resolved.ok) return { ok: false as const, problems: resolved.problems };
-  const r = resolved.value;
-  return {
-    ok: true as const,
-    request: {
-      transaction_id: String(record.明細ID),
-      account_id: r.accountId,
-      sub_account_id: r.subAccountId,
-      tax_id: r.taxId,
-      trade_partner_code: r.partnerCode,
-      transaction_date: String(record.取引日),
-      remark: truncateChars(String(record.摘要), REMARK_LIMIT),
-      tags: [remoteTag(String(record.キー))],
-    },
-  };
-}
-
-/**
- * After MF refused a journalize (any 4xx but 401/429), the line is looked up before anything is decided
- * (DESIGN §5 step 4): MF's wording of "already journalized" is unpublished, so no decision rests on it.
- * Its journal by transaction_ids → 完了; journalized in MF but not listed yet → 不明 (reconcile waits);
- * 対象外 in MF → 失敗 saying so; still 未仕訳 → MF's refusal stands.
- */
-function afterRefusal(
-  client: MfClient,
-  record: LedgerRecord,
-  print: string,
-  refused: Extract<SendOutcome, { kind: 'rejected' }>,
-): SendResult {
-  const id = String(record.明細ID);
-  const date = String(record.取引日);
-  try {
-    const journal = client
-      .journalsBetween(date, date, { transactionIds: [id] })
-      .find((j) => sameMfId(j.transaction_id, id));
-    if (journal) return { kind: 'found', journalId: journal.id, fingerprint: print };
-    const line = client.listTransactions({ startDate: date, endDate: date }).find((t) => sameMfId(t.id, id));
-    if (line?.journalizing_status === 'excluded') return { ...refused, explanation: POST_MSG.excluded };
-    if (line && line.journalizing_status !== 'none') {
-      return { kind: 'unknown', reason: POST_MSG.registeredNotListed };
-    }
-  } catch (_e) {
-    return { kind: 'unknown', reason: POST_MSG.lookupFailed };
-  }
-  return refused;
-}
-
-function toResult(outcome: SendOutcome, print: string, client: MfClient, record: LedgerRecord): SendResult {
-  switch (outcome.kind) {
-    case 'created':
-      return { kind: 'created', journalId: outcome.journalId, fingerprint: print };
-    case 'rejected':
-      return afterRefusal(client, record, print, outcome);
-    default:
-      return outcome;
-  }
-}
-
-/** DESIGN §5: a row dated outside every accounting period is not sent; null when it may be sent. */
-function periodProblem(client: MfClient, record: LedgerRecord): SendResult | null {
-  let inside: boolean;
-  try {
-    inside = client.periodOf(String(record.取引日)) !== null;
-  } catch (_e) {
-    return { kind: 'not-sent', reason: POST_MSG.noPeriods };
-  }
-  return inside ? null : { kind: 'invalid', problems: [POST_MSG.outsidePeriod(String(record.取引日))] };
-}
-
-/**
- * A CSV line has no statement line in MF: it is posted with POST /journals (one balanced branch against
- * its 取込元's counter account) carrying the same remote tag, and reconciled by that tag.
- */
-function sendCsv(client: MfClient, masters: Masters, sources: readonly CsvSource[], c: Claimed): SendResult {
-  const built = csvJournalRequest(
-    c.record,
-    findSource(sources, String(c.record.口座)),
-    masters,
-    remoteTag(c.key),
-  );
-  if (!built.ok) return { kind: 'invalid', problems: built.problems };
-  const print = fingerprint(c.record);
-  try {
-    const outcome = client.createJournal(built.request);
-    if (outcome.kind === 'created')
-      return { kind: 'created', journalId: outcome.journalId, fingerprint: print };
-    return outcome;
-  } catch (e) {
-    if (e instanceof HttpNotSentError) return { kind: 'refused', reason: e.message };
-    return { kind: 'unknown', reason: e instanceof Error ? e.message : String(e) };
-  }
-}
-
-/** Dates a chunk's MF rows carry, as listing windows: dates within a month of each other share one. */
-function dateWindows(dates: readonly string[]): { start: string; end: string }[] {
-  const sorted = [...new Set(dates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)))].sort();
-  const out: { start: string; end: string }[] = [];
-  const DAY = 86_400_000;
-  for (const d of sorted) {
-    const open = out[out.length - 1];
-    if (open && Date.parse(d) - Date.parse(open.end) <= 31 * DAY) open.end = d;
-    else out.push({ start: d, end: d });
-  }
-  return out;
-}
-
-/**
- * MF's own lines for a chunk of claimed MF rows (DESIGN §3: their 取引日/入出金/金額/口座 are MF's):
- * one listing per window of dates, before anything of the chunk is sent.
- */
-function statementFacts(
-  client: MfClient,
-  masters: Masters,
-  claimed: readonly Claimed[],
-): { facts: Map<string, StatementFacts>; auth: string | null; unverified: boolean } {
-  const facts = new Map<string, StatementFacts>();
-  const rows = claimed.filter((c) => isMfKey(c.key));
-  if (rows.length === 0) return { facts, auth: null, unverified: false };
-  try {
-    for (const w of dateWindows(rows.map((c) => String(c.record.取引日)))) {
-      for (const t of client.listTransactions({ startDate: w.start, endDate: w.end })) {
-        facts.set(t.id, {
-          取引日: t.date,
-          入出金: t.side === 'INCOME' ? '入金' : '出金',
-          金額: t.value,
-          口座: connectedAccountName(masters, t.connected_account_id, t.connected_sub_account_id),
-        });
-      }
-    }
-    return { facts, auth: null, unverified: false };
-  } catch (e) {
-    if (e instanceof MfAuthError) return { facts, auth: e.message, unverified: false };
-    return { facts, auth: null, unverified: true };
-  }
-}
-
-export function mfSender(client: MfClient, masters: Masters, sources: readonly CsvSource[] = []): SenderPort {
-  let lines: ReturnType<typeof statementFacts> = { facts: new Map(), auth: null, unverified: true };
-  let events: { keys: Set<string>; lookup: EventLookup } = {
-    keys: new Set(),
-    lookup: lookUpEvents(client, []),
-  };
-  return {
-    prepare(claimed: readonly Claimed[]): void {
-      lines = statementFacts(client, masters, claimed);
-      events = { keys: new Set(claimed.map((c) => c.key)), lookup: lookUpEvents(client, claimed) };
-    },
-    send(c: Claimed): SendResult {
-      // The claim guard stopped these already; this is the last check before anything leaves.
-      const broken = keyProblem(c.record);
-      if (broken) return { kind: 'invalid', problems: [broken] };
-      const outside = periodProblem(client, c.record);
-      if (outside) return outside;
-      if (isCsvKey(c.key)) return sendCsv(client, masters, sources, c);
-      // An event from another automation (evt:) has no MF line either: posted like a CSV line, once
-      // MF was asked for its tag (event-lookup.ts).
-      if (isEvtKey(c.key)) {
-        const lookup = events.keys.has(c.key) ? events.lookup : lookUpEvents(client, [c]);
-        return lookup.before(c, fingerprint(c.record)) ?? sendCsv(client, masters, sources, c);
-      }
-      if (!isMfKey(c.key)) return { kind: 'invalid', problems: [`キー「${c.key}」の形が正しくありません。`] };
-      if (lines.auth) return { kind: 'unauthorized', message: lines.auth };
-      if (lines.unverified) return { kind: 'not-sent', reason: STATEMENT_MSG.unverified };
-      const line = lines.facts.get(String(c.record.明細ID));
-      if (!line) return { kind: 'invalid', problems: [STATEMENT_MSG.missing(String(c.record.取引日))] };
-      const edits = statementEdits(c.record, line);
-      if (edits.length > 0) return { kind: 'invalid', problems: [STATEMENT_MSG.edited(edits)] };
-      const built = journalizeRequest(c.record, masters);
-      if (!built.ok) return { kind: 'invalid', problems: built.problems };
-      const print = fingerprint(c.record);
-      try {
-        return toResult(client.journalize(built.request), print, client, c.record);
-      } catch (e) {
-        // Apps Script refused the request before it left: back to 送信待ち, and the run stops.
-        if (e instanceof HttpNotSentError) return { kind: 'refused', reason: e.message };
-        // The client maps every answer; an exception here means we cannot tell what happened.
-        return { kind: 'unknown', reason: e instanceof Error ? e.message : String(e) };
-      }
-    },
-  };
-}
 
 export const AUTH_FAILED = (message: string) =>
   `MFの認証に失敗したため、登録を途中で止めました（${message}）。APIキーが無効になったか、MFとの連携が解除された可能性があります。メニュー「記帳 > MFに接続」で接続し直してから、もう一度「登録を実行」してください。`;
@@ -266,25 +51,14 @@ function describe(s: PostingSummary): string {
   return parts.join(' ');
 }
 
-/** The lost-ledger guard: far fewer rows than the last run saw means rows went missing. */
-export function ledgerLooksLost(rows: number, last: number): boolean {
-  return last > 0 && (rows === 0 || rows < last / 2);
-}
-
 const LOST_LEDGER_TITLE = '台帳の行が減っています';
 const CONTINUE_WORD = '続行';
 
-/** Why posting must stop because the 台帳 looks lost, or null. */
-function lostLedgerReason(rowsNow: number, last: number, settings: Settings, mf: MfClient): string | null {
-  if (ledgerLooksLost(rowsNow, last)) {
-    return `台帳の行が前回（${last} 行）より大きく減っています（今 ${rowsNow} 行）。二重登録を防ぐため登録を止めました。行を元に戻すか、メニュー「台帳を復元」を実行してください。`;
-  }
-  if (rowsNow > 0) return null;
+/** Why posting must stop because the 台帳 looks lost, or null (MF is asked only when the 台帳 is empty). */
+function lostLedger(rowsNow: number, last: number, settings: Settings, mf: MfClient): string | null {
+  if (rowsNow > 0 || ledgerLooksLost(rowsNow, last)) return lostLedgerReason(rowsNow, last, null);
   const window = importWindow(settings, today());
-  const behaviour = readMfBehaviour();
-  const tagged = mf.journalsBetween(window.start, window.end).filter((j) => isKichoJournal(j, behaviour));
-  if (tagged.length === 0) return null;
-  return `台帳が空ですが、MFには ${kichoJournalsLabel(behaviour)}が ${tagged.length} 件あります。二重登録を防ぐため登録を止めました。メニュー「台帳を復元」を実行してください。`;
+  return lostLedgerReason(rowsNow, last, kichoJournalsIn(mf, window.start, window.end));
 }
 
 /** A dry run's plan, as the dialog's 実行 button sends it back. */
@@ -329,7 +103,7 @@ export function runPost(
   // One 台帳, one office (DESIGN §5): nothing is claimed or sent while another office is connected.
   const otherOffice = officeRefusal(mf);
   if (otherOffice) return { ok: false, count: 0, messages: [otherOffice, ...messages] };
-  const lost = lostLedgerReason(rowsNow, last, settings, mf);
+  const lost = lostLedger(rowsNow, last, settings, mf);
   if (lost) {
     // DESIGN §5 guard: a trigger never bypasses it; a person may, on purpose, in a menu run.
     const confirmed =

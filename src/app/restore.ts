@@ -5,11 +5,12 @@
 import { emptyRecord, newRowFor } from '../core/intake';
 import { isRemoteTag, mfKey, remoteTag } from '../core/keys';
 import { indexByKey, type LedgerRecord } from '../core/ledger';
+import type { KichoJournalsInMf } from '../core/lost-ledger';
 import { connectedAccountName } from '../core/masters';
-import { isKichoJournal } from '../core/mf-behaviour';
+import { isKichoJournal, type MfBehaviour } from '../core/mf-behaviour';
 import { RECENT_SEND_MEMO } from '../core/recent-sends';
 import { SHEET } from '../core/schema';
-import { SETTING_NEEDS } from '../core/settings';
+import { importWindow, SETTING_NEEDS } from '../core/settings';
 import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
@@ -18,15 +19,35 @@ import { readMfBehaviour, recordLedgerRows } from '../gas/run-state';
 import { readMasters } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
 import { canonicalId, IdMap } from '../mf/ids';
-import type { MfTransaction } from '../mf/types';
+import type { MfJournal, MfTransaction } from '../mf/types';
 import { doneCounts, goneMessage, lastDoneRows, resetDoneRows } from './done-rows';
-import { importWindow } from './import-transactions';
 import { preflight, settingsFor } from './preflight';
 import { recentlySent } from './recent-sends';
 
 const JOURNALIZED = new Set(['registered', 'modified', 'new_voucher_attached']);
 
 import { type RunContext, type RunResult, runEntry } from './run';
+
+/**
+ * The journals in a window kicho counts as its own (the restore's and the lost-ledger guard's one
+ * query). Where journalize keeps no tags (本番前チェック saw it), every statement-line journal counts:
+ * the line is journalized in MF, so it must never be posted again, whoever made it.
+ */
+export function kichoJournalsBetween(
+  client: MfClient,
+  start: string,
+  end: string,
+): { all: MfJournal[]; kicho: MfJournal[]; behaviour: MfBehaviour | null } {
+  const all = client.journalsBetween(start, end);
+  const behaviour = readMfBehaviour();
+  return { all, kicho: all.filter((j) => isKichoJournal(j, behaviour)), behaviour };
+}
+
+/** How many of them, for the lost-ledger guard. */
+export function kichoJournalsIn(client: MfClient, start: string, end: string): KichoJournalsInMf {
+  const { kicho, behaviour } = kichoJournalsBetween(client, start, end);
+  return { count: kicho.length, behaviour };
+}
 
 export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
   const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.masters);
@@ -37,11 +58,7 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
   if (window.problem) return { ok: false, count: 0, messages: [window.problem, ...notes] };
   const client = given ?? mfClient();
   const masters = readMasters();
-  const all = client.journalsBetween(window.start, window.end);
-  // Where journalize keeps no tags (本番前チェック saw it), every statement-line journal counts: the line is
-  // journalized in MF, so it must never be posted again, whoever made it.
-  const behaviour = readMfBehaviour();
-  const journals = all.filter((j) => isKichoJournal(j, behaviour));
+  const { all, kicho: journals } = kichoJournalsBetween(client, window.start, window.end);
   // Canonical ids: journal.transaction_id may spell the line's id with other hex case (ids.ts).
   const withJournal = new Set(
     all.map((j) => j.transaction_id).flatMap((id) => (id ? [canonicalId(id)] : [])),

@@ -3,9 +3,15 @@
  * candidates from this run's approvals, and rewrite the ルール 診断 column (once per run).
  * Read-modify-writes of ルール候補 and ルール appends happen under the script lock.
  */
-import type { LedgerRecord, LedgerRow, LedgerTable, RowChange } from '../core/ledger';
+import {
+  applyChanges,
+  type LedgerRecord,
+  type LedgerRow,
+  type LedgerTable,
+  type RowChange,
+} from '../core/ledger';
 import type { Masters } from '../core/masters';
-import { applyChanges } from '../core/protocol';
+import { parseRules, type Rule, type RuleLine } from '../core/rules';
 import {
   anyTicked,
   approvedRows,
@@ -13,9 +19,8 @@ import {
   learnCandidates,
   parseCandidates,
   planAdoption,
-} from '../core/rule-candidates';
-import { diagnoseRuleSheet, type RuleFinding } from '../core/rule-diagnostics';
-import { parseRules, type Rule, type RuleLine } from '../core/rules';
+} from '../core/rules/candidates';
+import { diagnoseRuleSheet, type RuleFinding } from '../core/rules/diagnostics';
 import { readLedger } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
 import {

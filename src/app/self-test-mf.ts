@@ -23,6 +23,7 @@ import {
 } from '../core/mf-behaviour';
 import type { CheckItem, CheckOutcome, CheckReport, CheckResult } from '../core/self-test';
 import { tokyoTime } from '../core/self-test';
+import { importWindow } from '../core/settings';
 import { sha256Hex } from '../core/sha256';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
@@ -35,7 +36,6 @@ import { sameMfId } from '../mf/ids';
 import { SCOPE_LABELS } from '../mf/scopes';
 import type { MfJournal } from '../mf/types';
 import { accountingPeriodFor } from '../mf/windows';
-import { importWindow } from './import-transactions';
 import { runPost } from './post-approved';
 import { appendRunLog } from './run-log';
 import type { SelfTestContext } from './self-test-items';

@@ -4,8 +4,8 @@
  * its state.
  */
 import { MSG } from '../core/messages';
+import { starterRulesFor } from '../core/rules/starter';
 import { RULE_HEADERS, SHEET } from '../core/schema';
-import { starterRulesFor } from '../core/starter-rules';
 import { connectionMode } from '../gas/mf-connection';
 import { lastDryRun } from '../gas/run-state';
 import { readMasters, readRuleValues, readSettings } from '../gas/settings-sheet';

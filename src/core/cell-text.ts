@@ -9,11 +9,6 @@ export function asText(value: string): string {
   return value === '' ? '' : `'${value}`;
 }
 
-/** True for text that Sheets would turn into a formula or an operator expression. */
-export function looksLikeFormula(value: string): boolean {
-  return /^[=+\-@]/.test(value);
-}
-
 /**
  * A value of a column whose values never begin with an apostrophe (keys, ids, states, timestamps,
  * 指紋), as written: an earlier kicho wrote `'text` into '@' cells, where Sheets may have kept the

@@ -4,11 +4,11 @@
  */
 import { fingerprint } from './fingerprint';
 import { guardKeys } from './key-check';
-import type { LedgerRecord, LedgerTable } from './ledger';
+import { applyChanges, type LedgerRecord, type LedgerTable, merge } from './ledger';
+import { type KichoJournalsInMf, lostLedgerReason } from './lost-ledger';
 import { type Masters, resolvePosting } from './masters';
 import { applyOperations } from './operations';
 import { guardDuplicateKeys, planClaim } from './posting';
-import { applyChanges, merge } from './protocol';
 import { COMPLETED_WITHOUT_ID, unknownStateReason } from './review';
 import { sha256Hex } from './sha256';
 import { isLedgerState } from './states';
@@ -31,8 +31,8 @@ export interface DryRunContext {
   /** Import window of the last import, and the one in 設定 now (`start..end`, end '' = today). */
   lastWindow: string | null;
   currentWindow: string;
-  /** How many journals in MF carry our tags, when the 台帳 is empty (null when not checked). */
-  taggedJournalsInMf: number | null;
+  /** The journals in MF kicho counts as its own, when the 台帳 is empty (null when not checked). */
+  taggedJournalsInMf: KichoJournalsInMf | null;
 }
 
 export interface DryRunPlan {
@@ -171,16 +171,8 @@ export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
 
   const warnings: string[] = [];
   const rowCount = table.rows.length;
-  if (ctx.lastRowCount > 0 && (rowCount === 0 || rowCount < ctx.lastRowCount / 2)) {
-    warnings.push(
-      `台帳の行が前回（${ctx.lastRowCount} 行）より大きく減っています（今 ${rowCount} 行）。行が消えていないか確認してください。確認できるまで登録は止めます。`,
-    );
-  }
-  if (rowCount === 0 && (ctx.taggedJournalsInMf ?? 0) > 0) {
-    warnings.push(
-      `台帳が空ですが、MFには kicho が登録した仕訳が ${ctx.taggedJournalsInMf} 件あります。メニュー「台帳を復元」で復元してから登録してください。`,
-    );
-  }
+  const lost = lostLedgerReason(rowCount, ctx.lastRowCount, ctx.taggedJournalsInMf);
+  if (lost) warnings.push(lost);
   if (ctx.lastWindow !== null && ctx.lastWindow !== ctx.currentWindow) {
     warnings.push(
       `取込期間が前回（${ctx.lastWindow}）から変わっています（今 ${ctx.currentWindow}）。意図した変更か確認してください。`,

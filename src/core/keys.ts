@@ -31,6 +31,15 @@ export function isRemoteTag(tag: string): boolean {
   return /^kc-[0-9a-f]{16}$/.test(tag);
 }
 
+/** Each kicho tag on `journals` → the id of the journal carrying it (CSV rows are found by their tag). */
+export function journalIdsByRemoteTag(
+  journals: readonly { id: string; tags: readonly string[] }[],
+): Map<string, string> {
+  const byTag = new Map<string, string>();
+  for (const j of journals) for (const t of j.tags) if (isRemoteTag(t)) byTag.set(t, j.id);
+  return byTag;
+}
+
 /** Occurrence-counting form of a CSV description: NFKC, trimmed (DESIGN §2). */
 export function csvDescriptionForm(description: string): string {
   return description.normalize('NFKC').trim();

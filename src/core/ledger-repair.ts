@@ -4,7 +4,14 @@
  * other lines (a 完了 row back to 送信待ち, another line's MF仕訳ID). The writer therefore checks the
  * キー column after flushing and, when rows moved, rewrites every touched row by key. Pure.
  */
-import { columnWrites, type LedgerRecord, type LedgerTable, type RowChange, splitByOwner } from './ledger';
+import {
+  columnWrites,
+  type LedgerRecord,
+  type LedgerTable,
+  patchesByRow,
+  type RowChange,
+  splitByOwner,
+} from './ledger';
 import type { LedgerHeader } from './schema';
 
 /** True when some row read in `table` no longer holds its key at its row number. */
@@ -63,11 +70,8 @@ export function repairChanges(
       if (h) touched.push(h);
     }
   }
-  const patchByRow = new Map<number, Partial<LedgerRecord>>();
-  for (const c of splitByOwner(changes).system)
-    patchByRow.set(c.rowNumber, { ...patchByRow.get(c.rowNumber), ...c.patch });
-  const peopleByRow = new Map<number, Partial<LedgerRecord>>();
-  for (const c of people) peopleByRow.set(c.rowNumber, { ...peopleByRow.get(c.rowNumber), ...c.patch });
+  const patchByRow = patchesByRow(splitByOwner(changes).system);
+  const peopleByRow = patchesByRow(people);
   const beforeKeys = occurrenceKeys(withPatchedKeys(before, changes));
   const intended = new Map<string, Partial<LedgerRecord>>();
   for (const r of before.rows) {

@@ -89,10 +89,6 @@ export function parseLedger(values: readonly (readonly unknown[])[]): LedgerTabl
   return { columns, width: header.length, rows };
 }
 
-export function missingLedgerColumns(table: LedgerTable): LedgerHeader[] {
-  return LEDGER_HEADERS.filter((h) => !table.columns.has(h));
-}
-
 /** Rows by key; a key on several rows maps to all of them (the duplicate-key guard needs them). */
 export function indexByKey(rows: readonly LedgerRow[]): Map<string, LedgerRow[]> {
   const index = new Map<string, LedgerRow[]>();
@@ -111,6 +107,36 @@ export interface RowChange {
   /** Row number where the change was decided; settle re-locates by key before writing. */
   rowNumber: number;
   patch: Partial<LedgerRecord>;
+}
+
+/** The patches of `changes` merged per row (a later change to a field wins). */
+export function patchesByRow(changes: readonly RowChange[]): Map<number, Partial<LedgerRecord>> {
+  const byRow = new Map<number, Partial<LedgerRecord>>();
+  for (const c of changes) byRow.set(c.rowNumber, { ...byRow.get(c.rowNumber), ...c.patch });
+  return byRow;
+}
+
+/** Several changes to one row become one (keyed like the first of them). */
+export function merge(changes: readonly RowChange[]): RowChange[] {
+  const first = new Map<number, RowChange>();
+  for (const c of changes) if (!first.has(c.rowNumber)) first.set(c.rowNumber, c);
+  return [...patchesByRow(changes)].map(([rowNumber, patch]) => ({
+    ...(first.get(rowNumber) as RowChange),
+    patch,
+  }));
+}
+
+/** The table as it will be after `changes` (for planning later steps in the same phase). */
+export function applyChanges(table: LedgerTable, changes: readonly RowChange[]): LedgerTable {
+  if (changes.length === 0) return table;
+  const byRow = patchesByRow(changes);
+  return {
+    ...table,
+    rows: table.rows.map((r) => {
+      const patch = byRow.get(r.rowNumber);
+      return patch ? { rowNumber: r.rowNumber, record: { ...r.record, ...patch } } : r;
+    }),
+  };
 }
 
 /**
@@ -161,9 +187,7 @@ function headersByColumn(table: LedgerTable): Map<number, LedgerHeader> {
  * cell it does not mean to change. Calls depend on the columns touched, not on the number of rows.
  */
 export function columnWrites(table: LedgerTable, changes: readonly RowChange[]): ColumnWrite[] {
-  const byRow = new Map<number, Partial<LedgerRecord>>();
-  for (const c of splitByOwner(changes).system)
-    byRow.set(c.rowNumber, { ...byRow.get(c.rowNumber), ...c.patch });
+  const byRow = patchesByRow(splitByOwner(changes).system);
   if (byRow.size === 0) return [];
   const rowByNumber = new Map(table.rows.map((r) => [r.rowNumber, r]));
   const headerAt = headersByColumn(table);

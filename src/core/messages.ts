@@ -1,6 +1,8 @@
 /**
- * Every Japanese sentence a person can read (sheets, dialogs, ログ) lives here, so wording stays
- * consistent and tests can refer to messages by name.
+ * The convention: each module keeps the Japanese sentences it shows in one `*_MSG` table beside the
+ * code that decides them (PROTOCOL_MSG, RECONCILE_MSG, LOST_LEDGER_MSG, POST_MSG, AI_RUN_MSG, …), so a
+ * sentence and its reason are read together and tests refer to messages by name. This table holds the
+ * words shared across entry points: the menu, 初期設定 and the run log.
  */
 export const MSG = {
   menuTitle: '記帳',

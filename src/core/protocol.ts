@@ -5,9 +5,10 @@
  */
 import { claimChunk, STOP_SENDING_AT_MS } from './budget';
 import { guardKeys } from './key-check';
-import type { LedgerRow, LedgerTable, RowChange } from './ledger';
+import { applyChanges, type LedgerRow, type LedgerTable, merge, type RowChange } from './ledger';
 import type { Masters } from './masters';
 import { applyOperations } from './operations';
+import { type ClockPort, type LedgerPort, type LockPort, type SenderPort, underLock } from './ports';
 import {
   type Claimed,
   guardDuplicateKeys,
@@ -18,44 +19,11 @@ import {
 } from './posting';
 import { SAFETY } from './safety';
 
-export interface LedgerPort {
-  /** One read of the whole 台帳. */
-  read(): LedgerTable;
-  /**
-   * Writes the changes (re-located by the caller) in as few calls as possible. With `yieldRows`, the
-   * change of a row a person edited since the read is held back and returned (never sent on stale input).
-   */
-  write(
-    table: LedgerTable,
-    changes: readonly RowChange[],
-    options?: { yieldRows?: boolean },
-  ): { withheld: readonly RowChange[] } | undefined;
-}
-
-export interface LockPort {
-  /** Takes the script lock (retrying LockService's transient errors); false if another run holds it. */
-  acquire(): boolean;
-  /** Flushes pending sheet writes, then releases: nothing we wrote stays invisible to the next holder. */
-  flushAndRelease(): void;
-}
-
-export interface SenderPort {
-  /** Told each chunk before its first send (the MF sender fetches MF's own lines for the chunk). */
-  prepare?(claimed: readonly Claimed[]): void;
-  send(claimed: Claimed): SendResult;
-}
-
-export interface ProtocolClock {
-  now(): number;
-  sleep(ms: number): void;
-  iso(): string;
-}
-
 export interface PostingInput {
   ledger: LedgerPort;
   lock: LockPort;
   sender: SenderPort;
-  clock: ProtocolClock;
+  clock: ClockPort;
   masters: Masters;
   who: string;
   /** When the execution started (Apps Script has no API for it: the handler records it on entry). */
@@ -87,20 +55,36 @@ export interface PostingSummary {
   messages: string[];
 }
 
+export const PROTOCOL_MSG = {
+  authStopped: 'MFの認証に失敗したため中断',
+  refusedStopped: 'Google が送信を止めたため中断',
+  timeStopped: '実行時間の上限が近いため',
+  lockLostBeforeSettle: '結果の書き込み前に別の実行がロックを持っていました。送信中の行は後で照合します。',
+} as const;
+
 function count(results: readonly SendResult[], ...kinds: SendResult['kind'][]): number {
   return results.filter((r) => kinds.includes(r.kind)).length;
 }
 
 /** Phase 1, under the lock: pending 操作, the duplicate-key guard, then the claim. */
+type ClaimOutcome =
+  /** Another run holds the lock. */
+  | { kind: 'busy' }
+  /** The 台帳 no longer gives the plan the person confirmed: nothing claimed. */
+  | { kind: 'refused'; message: string }
+  /** 操作 and guards written; no row to send. */
+  | { kind: 'nothing'; operations: number; guarded: number }
+  | { kind: 'claimed'; claimed: Claimed[]; operations: number; guarded: number; waiting: number };
+
 function claimPhase(
   input: PostingInput,
   limit: number,
   first: boolean,
-): { claimed: Claimed[]; operations: number; guarded: number; waiting: number; refused?: string } {
+): Exclude<ClaimOutcome, { kind: 'busy' }> {
   const now = input.clock.iso();
   const table = input.ledger.read();
   const refused = first && input.plan ? input.plan.changed(table) : null;
-  if (refused) return { claimed: [], operations: 0, guarded: 0, waiting: 0, refused };
+  if (refused) return { kind: 'refused', message: refused };
   const planned = applyOperations(table.rows, input.masters, input.who, now);
   const afterOps = applyChanges(table, planned);
   const guards = [...guardDuplicateKeys(afterOps.rows, now), ...guardKeys(afterOps.rows, now)];
@@ -117,12 +101,16 @@ function claimPhase(
   if (operations.length > 0) input.onOperations?.(table.rows, operations);
   const claimed = claim.claimed.filter((c) => !held.has(c.rowNumber));
   const waiting = afterGuards.rows.filter((r) => r.record.状態 === '送信待ち').length;
-  return {
-    claimed,
+  const done = {
     operations: operations.length,
     guarded: guards.filter((g) => !held.has(g.rowNumber)).length,
-    waiting,
   };
+  return claimed.length === 0 ? { kind: 'nothing', ...done } : { kind: 'claimed', claimed, waiting, ...done };
+}
+
+/** Phase 1 as a step of the loop: under the lock, or busy. */
+function claimUnderLock(input: PostingInput, limit: number, first: boolean): ClaimOutcome {
+  return underLock(input.lock, () => claimPhase(input, limit, first))?.value ?? { kind: 'busy' };
 }
 
 /** Phase 2, outside the lock: one send per claimed row, stopping early on auth failure or time. */
@@ -136,16 +124,16 @@ function sendPhase(
   input.sender.prepare?.(claimed);
   for (const c of claimed) {
     if (stoppedBy === 'unauthorized') {
-      results.push({ kind: 'not-sent', reason: 'MFの認証に失敗したため中断' });
+      results.push({ kind: 'not-sent', reason: PROTOCOL_MSG.authStopped });
       continue;
     }
     if (stoppedBy === 'refused') {
-      results.push({ kind: 'not-sent', reason: 'Google が送信を止めたため中断' });
+      results.push({ kind: 'not-sent', reason: PROTOCOL_MSG.refusedStopped });
       continue;
     }
     if (input.clock.now() - input.startedAt >= STOP_SENDING_AT_MS) {
       stoppedBy = 'time';
-      results.push({ kind: 'not-sent', reason: '実行時間の上限が近いため' });
+      results.push({ kind: 'not-sent', reason: PROTOCOL_MSG.timeStopped });
       continue;
     }
     const result = input.sender.send(c);
@@ -174,6 +162,26 @@ function settlePhase(input: PostingInput, claimed: readonly Claimed[], results: 
   input.ledger.write(table, changes);
 }
 
+/** Phase 3 as a step of the loop: settled, or busy (our rows stay 送信中 until reconcile looks). */
+function settleUnderLock(
+  input: PostingInput,
+  claimed: readonly Claimed[],
+  results: readonly SendResult[],
+): 'settled' | 'busy' {
+  return underLock(input.lock, () => settlePhase(input, claimed, results)) ? 'settled' : 'busy';
+}
+
+/** Counts one chunk's send results into the summary (the one place the outcomes are counted). */
+function tally(summary: PostingSummary, results: readonly SendResult[]): void {
+  summary.posted += count(results, 'created', 'found');
+  summary.unknown += count(results, 'unknown');
+  summary.failed += count(results, 'rejected');
+  summary.returned += count(results, 'rate-limited', 'unauthorized', 'not-sent', 'refused');
+  summary.needsReview += count(results, 'invalid');
+  const refused = results.find((r) => r.kind === 'refused');
+  if (refused?.kind === 'refused') summary.messages.push(refused.reason);
+}
+
 export function postApproved(input: PostingInput): PostingSummary {
   const summary: PostingSummary = {
     busy: false,
@@ -194,49 +202,30 @@ export function postApproved(input: PostingInput): PostingSummary {
       summary.stoppedBy = summary.claimed >= input.batchLimit ? 'limit' : 'time';
       break;
     }
-    if (!input.lock.acquire()) {
+    const claim = claimUnderLock(input, size, summary.claimed === 0);
+    if (claim.kind === 'busy') {
       summary.busy = summary.claimed === 0;
       summary.stoppedBy = 'lock';
       break;
     }
-    let claim: ReturnType<typeof claimPhase>;
-    try {
-      claim = claimPhase(input, size, summary.claimed === 0);
-    } finally {
-      input.lock.flushAndRelease();
-    }
-    if (claim.refused) {
+    if (claim.kind === 'refused') {
       summary.stoppedBy = 'plan-changed';
-      summary.messages.push(claim.refused);
+      summary.messages.push(claim.message);
       break;
     }
     summary.operations += claim.operations;
     summary.needsReview += claim.guarded;
-    if (claim.claimed.length === 0) break;
+    if (claim.kind === 'nothing') break;
     if (summary.claimed === 0) total = Math.min(claim.waiting, input.batchLimit);
     summary.claimed += claim.claimed.length;
 
     const sent = sendPhase(input, claim.claimed);
-    if (!input.lock.acquire()) {
-      // Our rows stay 送信中; the reconciler looks them up once their lease has passed.
-      summary.messages.push(
-        '結果の書き込み前に別の実行がロックを持っていました。送信中の行は後で照合します。',
-      );
+    if (settleUnderLock(input, claim.claimed, sent.results) === 'busy') {
+      summary.messages.push(PROTOCOL_MSG.lockLostBeforeSettle);
       summary.stoppedBy = 'lock';
       break;
     }
-    try {
-      settlePhase(input, claim.claimed, sent.results);
-    } finally {
-      input.lock.flushAndRelease();
-    }
-    summary.posted += count(sent.results, 'created', 'found');
-    summary.unknown += count(sent.results, 'unknown');
-    summary.failed += count(sent.results, 'rejected');
-    summary.returned += count(sent.results, 'rate-limited', 'unauthorized', 'not-sent', 'refused');
-    const refused = sent.results.find((r) => r.kind === 'refused');
-    if (refused?.kind === 'refused') summary.messages.push(refused.reason);
-    summary.needsReview += count(sent.results, 'invalid');
+    tally(summary, sent.results);
     input.progress?.(summary.claimed - summary.returned, total);
     if (sent.stoppedBy) {
       summary.stoppedBy = sent.stoppedBy;
@@ -246,28 +235,4 @@ export function postApproved(input: PostingInput): PostingSummary {
     if (claim.claimed.length < size) break;
   }
   return summary;
-}
-
-/** The table as it will be after `changes` (for planning later steps in the same phase). */
-export function applyChanges(table: LedgerTable, changes: readonly RowChange[]): LedgerTable {
-  if (changes.length === 0) return table;
-  const byRow = new Map<number, RowChange['patch']>();
-  for (const c of changes) byRow.set(c.rowNumber, { ...byRow.get(c.rowNumber), ...c.patch });
-  return {
-    ...table,
-    rows: table.rows.map((r) => {
-      const patch = byRow.get(r.rowNumber);
-      return patch ? { rowNumber: r.rowNumber, record: { ...r.record, ...patch } } : r;
-    }),
-  };
-}
-
-/** Several changes to one row become one. */
-export function merge(changes: readonly RowChange[]): RowChange[] {
-  const byRow = new Map<number, RowChange>();
-  for (const c of changes) {
-    const prev = byRow.get(c.rowNumber);
-    byRow.set(c.rowNumber, prev ? { ...prev, patch: { ...prev.patch, ...c.patch } } : c);
-  }
-  return [...byRow.values()];
 }

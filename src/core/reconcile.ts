@@ -4,8 +4,36 @@
  */
 import { LEASE_MS } from './budget';
 import { isCsvKey, mfKey } from './keys';
-import type { LedgerRecord, LedgerRow } from './ledger';
+import { indexByKey, type LedgerRecord, type LedgerRow, type LedgerTable, type RowChange } from './ledger';
+import { type ClockPort, type LedgerPort, type LockPort, type LookupPort, underLock } from './ports';
 import { isLedgerState } from './states';
+
+/** What reconcile writes in メモ and says at the end of a run. */
+export const RECONCILE_MSG = {
+  keyRestored:
+    'キーが書き換えられていたため、MFの仕訳（この明細IDの明細から作られたもの）を確かめてキーを元に戻しました。キーの列は変えないでください。',
+  found: '照合でMFの仕訳を確認しました。',
+  foundStray: (was: string) =>
+    `照合でMFの仕訳を確認しました（状態が「${was}」${was === '完了' ? 'で MF仕訳ID がありません' : 'になっていました'}でした）。`,
+  outsidePeriod: (date: string) =>
+    `取引日 ${date} が MF のどの会計期間にも入らないため、MF で照合できません。MF で事業年度（会計期間）と取引日を確かめ、仕訳があるかを MF の画面で確認してください。`,
+  missingStray: (was: string, date: string) =>
+    `状態が「${was}」になっていて、MFでこの明細が見つかりません（取引日 ${date} の前後と取込期間を探しました）。取引日を変えた場合はMFの明細と同じに戻してください。`,
+  excludedStray: (was: string) =>
+    `状態が「${was}」になっていて、MFではこの明細が「対象外」です（仕訳はありません）。登録が不要なら「除外」を選んでください。`,
+  absentStray: (was: string) =>
+    `状態が「${was}」になっていて、MFにこの明細の仕訳は見つかりません。内容を確かめて「承認」（登録する）か「除外」を選んでください。`,
+  excluded:
+    'MFでこの明細が「対象外」になっていて、仕訳は見つかりません。登録が不要なら「除外」を選んでください。',
+  attemptsUsed: (attempts: number, max: number) =>
+    `MFに仕訳が見つからず、送信を ${attempts} 回試しました（上限 ${max} 回）。MFで明細を確認し、登録されていなければ「承認」を選んでください。`,
+  resend: '照合でMFに仕訳が見つからなかったため、もう一度送ります。',
+  nothing: '照合が必要な行はありません。',
+  busy: '別の実行が進行中です。次の照合で確認します。',
+  summary: (o: Extract<ReconcileOutcome, { kind: 'settled' }>) =>
+    `照合: ${o.candidates} 件を確認し、完了 ${o.found} 件、再送待ち ${o.resend} 件、要確認 ${o.review} 件` +
+    (o.waiting > 0 ? `、${o.waiting} 件は次の照合で確かめます。` : '。'),
+} as const;
 
 export interface ReconcileCandidate {
   key: string;
@@ -62,8 +90,7 @@ export function keyToRestore(record: LedgerRecord): string | null {
   return key === want ? null : want;
 }
 
-export const KEY_RESTORED_BY_JOURNAL =
-  'キーが書き換えられていたため、MFの仕訳（この明細IDの明細から作られたもの）を確かめてキーを元に戻しました。キーの列は変えないでください。';
+export const KEY_RESTORED_BY_JOURNAL = RECONCILE_MSG.keyRestored;
 
 /**
  * Rows to look up: every 不明 row, 送信中 rows whose claim is older than the lease, rows whose
@@ -118,9 +145,7 @@ export function reconcilePatch(
       MF仕訳ID: result.journalId,
       完了日時: stray && was === '完了' && String(c.record.完了日時) !== '' ? c.record.完了日時 : p.now,
       更新日時: p.now,
-      メモ: stray
-        ? `照合でMFの仕訳を確認しました（状態が「${was}」${was === '完了' ? 'で MF仕訳ID がありません' : 'になっていました'}でした）。`
-        : '照合でMFの仕訳を確認しました。',
+      メモ: stray ? RECONCILE_MSG.foundStray(was) : RECONCILE_MSG.found,
     };
   }
   if (result.kind === 'pending') return null;
@@ -128,7 +153,7 @@ export function reconcilePatch(
     return {
       状態: '要確認',
       更新日時: p.now,
-      メモ: `取引日 ${String(c.record.取引日)} が MF のどの会計期間にも入らないため、MF で照合できません。MF で事業年度（会計期間）と取引日を確かめ、仕訳があるかを MF の画面で確認してください。`,
+      メモ: RECONCILE_MSG.outsidePeriod(String(c.record.取引日)),
     };
   }
   if (result.kind === 'missing') {
@@ -138,7 +163,7 @@ export function reconcilePatch(
     return {
       状態: '要確認',
       更新日時: p.now,
-      メモ: `状態が「${was}」になっていて、MFでこの明細が見つかりません（取引日 ${String(c.record.取引日)} の前後と取込期間を探しました）。取引日を変えた場合はMFの明細と同じに戻してください。`,
+      メモ: RECONCILE_MSG.missingStray(was, String(c.record.取引日)),
     };
   }
   if (stray) {
@@ -148,17 +173,14 @@ export function reconcilePatch(
     return {
       状態: '要確認',
       更新日時: p.now,
-      メモ:
-        result.kind === 'excluded'
-          ? `状態が「${was}」になっていて、MFではこの明細が「対象外」です（仕訳はありません）。登録が不要なら「除外」を選んでください。`
-          : `状態が「${was}」になっていて、MFにこの明細の仕訳は見つかりません。内容を確かめて「承認」（登録する）か「除外」を選んでください。`,
+      メモ: result.kind === 'excluded' ? RECONCILE_MSG.excludedStray(was) : RECONCILE_MSG.absentStray(was),
     };
   }
   if (result.kind === 'excluded') {
     return {
       状態: '要確認',
       更新日時: p.now,
-      メモ: 'MFでこの明細が「対象外」になっていて、仕訳は見つかりません。登録が不要なら「除外」を選んでください。',
+      メモ: RECONCILE_MSG.excluded,
     };
   }
   if (p.nowMs - updatedMs(c.record) < p.graceMs) return null;
@@ -167,13 +189,13 @@ export function reconcilePatch(
     return {
       状態: '要確認',
       更新日時: p.now,
-      メモ: `MFに仕訳が見つからず、送信を ${attempts} 回試しました（上限 ${p.maxAttempts} 回）。MFで明細を確認し、登録されていなければ「承認」を選んでください。`,
+      メモ: RECONCILE_MSG.attemptsUsed(attempts, p.maxAttempts),
     };
   }
   return {
     状態: '送信待ち',
     更新日時: p.now,
-    メモ: '照合でMFに仕訳が見つからなかったため、もう一度送ります。',
+    メモ: RECONCILE_MSG.resend,
   };
 }
 
@@ -185,4 +207,101 @@ export function unchanged(c: ReconcileCandidate, current: LedgerRecord | undefin
     current.更新日時 === c.record.更新日時 &&
     String(current.明細ID) === String(c.record.明細ID)
   );
+}
+
+/**
+ * What MF's two listings say about one MF line: the journal whose transaction_id is the line's, and the
+ * line's journalizing_status (undefined when MF lists no such line).
+ */
+export function lookupResultOf(journalId: string | undefined, status: string | undefined): LookupResult {
+  if (journalId) return { kind: 'found', journalId };
+  if (status === 'none') return { kind: 'absent' };
+  if (status === 'excluded') return { kind: 'excluded' };
+  if (status === undefined) return { kind: 'missing' };
+  return { kind: 'pending' };
+}
+
+export interface ReconcileInput {
+  ledger: LedgerPort;
+  lock: LockPort;
+  lookup: LookupPort;
+  clock: ClockPort;
+  /** 照合猶予 in ms (0 when the safety switch is off). */
+  graceMs: number;
+  maxAttempts: number;
+  /** Told under the lock, after the write, of what was written (done-row count, recent sends, 要確認). */
+  written?(table: LedgerTable, changes: readonly RowChange[]): void;
+}
+
+export type ReconcileOutcome =
+  /** No row needs looking up: MF was not asked. */
+  | { kind: 'nothing' }
+  /** Another run held the lock after the lookup: nothing written, the next reconcile looks again. */
+  | { kind: 'busy'; candidates: number }
+  | {
+      kind: 'settled';
+      candidates: number;
+      changes: RowChange[];
+      found: number;
+      resend: number;
+      review: number;
+      /** Candidates left as they were (listing lag, grace period, or another run changed the row). */
+      waiting: number;
+    };
+
+/** Under the lock: each candidate re-located by key, skipped if another run changed it meanwhile. */
+function settleLookups(
+  table: LedgerTable,
+  candidates: readonly ReconcileCandidate[],
+  results: ReadonlyMap<ReconcileCandidate, LookupResult>,
+  policy: ReconcilePolicy,
+): RowChange[] {
+  const byKey = indexByKey(table.rows);
+  const changes: RowChange[] = [];
+  for (const c of candidates) {
+    const row = (byKey.get(c.key) ?? []).find((r) => unchanged(c, r.record));
+    const result = results.get(c);
+    if (!row || !result) continue;
+    const patch = reconcilePatch(c, result, policy);
+    // A key given back must not be one another row holds already (the duplicate-key guard's case).
+    if (patch?.キー !== undefined && byKey.has(String(patch.キー))) continue;
+    if (patch) changes.push({ key: c.key, rowNumber: row.rowNumber, patch });
+  }
+  return changes;
+}
+
+/**
+ * Reconcile as one phase of the protocol (DESIGN §5): read → pick the candidates → look them up in MF
+ * outside the lock → under the lock, re-read, re-locate, decide and write in one batch.
+ */
+export function reconcileLedger(input: ReconcileInput): ReconcileOutcome {
+  const candidates = reconcileCandidates(input.ledger.read().rows, input.clock.now());
+  if (candidates.length === 0) return { kind: 'nothing' };
+  const results = input.lookup.lookUp(candidates);
+  const done = underLock(input.lock, () => {
+    const nowMs = input.clock.now();
+    const policy: ReconcilePolicy = {
+      nowMs,
+      now: new Date(nowMs).toISOString(),
+      graceMs: input.graceMs,
+      maxAttempts: input.maxAttempts,
+    };
+    const table = input.ledger.read();
+    const changes = settleLookups(table, candidates, results, policy);
+    input.ledger.write(table, changes);
+    input.written?.(table, changes);
+    return changes;
+  });
+  if (!done) return { kind: 'busy', candidates: candidates.length };
+  const changes = done.value;
+  const count = (state: string) => changes.filter((c) => c.patch.状態 === state).length;
+  return {
+    kind: 'settled',
+    candidates: candidates.length,
+    changes,
+    found: count('完了'),
+    resend: count('送信待ち'),
+    review: count('要確認'),
+    waiting: candidates.length - changes.length,
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * The safety mechanisms of the posting protocol (DESIGN §5), each switchable for one reason only:
  * the simulation's test builds (`webpack --env mutant=NAME` → dist-mutants/NAME) turn one off to show
- * that the simulation catches its absence (sim/simulate, test/sim). Every real build has all of them
+ * that the simulation catches its absence (sim/simulate, test/sim-simulate). Every real build has all of them
  * on: webpack defines __KICHO_MUTANT__ as '' and nothing else sets it.
  */
 declare const __KICHO_MUTANT__: string | undefined;

@@ -75,7 +75,7 @@ export const RULE_HEADERS = [
   '診断',
 ] as const;
 
-/** Rules learnt from people's approvals; a person adopts one by ticking 採用 (rule-candidates.ts). */
+/** Rules learnt from people's approvals; a person adopts one by ticking 採用 (rules/candidates.ts). */
 export const RULE_CANDIDATE_HEADERS = [
   '採用',
   '状態',

@@ -291,3 +291,26 @@ export function parseSettings(
   const rowOf = (p: SettingProblem) => Number(/\d+$/.exec(p.cell)?.[0] ?? 0);
   return { settings, problems: problems.sort((a, b) => rowOf(a) - rowOf(b)) };
 }
+
+/** Without 取込開始日, the first day of the previous month: recent lines, not the whole history. */
+function defaultStart(todayText: string): string {
+  const [y, m] = todayText.split('-').map(Number);
+  const month = m === 1 ? 12 : m - 1;
+  const year = m === 1 ? y - 1 : y;
+  return `${year}-${String(month).padStart(2, '0')}-01`;
+}
+
+/** The import window in 設定 (also where reconcile and restore look), with a message when it is empty. */
+export function importWindow(
+  settings: Settings,
+  todayText: string,
+): { start: string; end: string; label: string; problem: string | null } {
+  const start = settings.importStart ?? defaultStart(todayText);
+  const end = settings.importEnd ?? todayText;
+  // 取込開始日 left empty means the previous month: with an early 取込終了日 that can end before it starts.
+  const problem =
+    start > end
+      ? `取込期間の始まり（${start}${settings.importStart ? '' : '、取込開始日が空のため前月の1日'}）が終わり（${end}）より後になっています。設定の 取込開始日・取込終了日 を直してください。`
+      : null;
+  return { start, end, label: `${settings.importStart ?? ''}..${settings.importEnd ?? ''}`, problem };
+}

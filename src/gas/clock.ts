@@ -1,7 +1,7 @@
 /** Time for the protocol: the script's clock and Utilities.sleep (there is no setTimeout in Apps Script). */
-import type { ProtocolClock } from '../core/protocol';
+import type { ClockPort } from '../core/ports';
 
-export function scriptClock(): ProtocolClock {
+export function scriptClock(): ClockPort {
   return {
     now: () => Date.now(),
     sleep: (ms: number) => Utilities.sleep(Math.max(0, Math.min(Math.round(ms), 300_000))),

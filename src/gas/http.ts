@@ -9,7 +9,7 @@ import {
   type HttpRequest,
   type HttpResponse,
   HttpTransportError,
-} from '../mf/http';
+} from '../core/ports';
 
 let fetchesThisExecution = 0;
 

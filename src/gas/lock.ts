@@ -3,7 +3,7 @@
  * transient "too many LockService operations" error: retried a few times with a short backoff.
  */
 import { LOCK_WAIT_MS } from '../core/budget';
-import type { LockPort } from '../core/protocol';
+import { type LockPort, underLock } from '../core/ports';
 import { SAFETY } from '../core/safety';
 
 const TRANSIENT_RETRIES = 3;
@@ -33,16 +33,7 @@ export function scriptLock(waitMs: number = LOCK_WAIT_MS): LockPort {
 /** The message a run shows when another run holds the lock. */
 export const BUSY_MESSAGE = '別の実行が進行中です。しばらく待ってからもう一度実行してください。';
 
-/**
- * Runs `fn` under the script lock, then flushes and releases (also when `fn` throws). Returns
- * null, without running `fn`, when another run holds the lock.
- */
+/** underLock over the script lock. */
 export function underScriptLock<T>(fn: () => T, waitMs: number = LOCK_WAIT_MS): { value: T } | null {
-  const lock = scriptLock(waitMs);
-  if (!lock.acquire()) return null;
-  try {
-    return { value: fn() };
-  } finally {
-    lock.flushAndRelease();
-  }
+  return underLock(scriptLock(waitMs), fn);
 }

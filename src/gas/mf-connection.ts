@@ -12,10 +12,10 @@ import {
   type OfficeRef,
   parseLedgerOffice,
 } from '../core/office';
+import { HttpNotSentError, type HttpPort, type HttpRequest } from '../core/ports';
 import { ApiKeyAuth, type AuthProvider, OAuthAuth } from '../mf/auth';
 import { MfClient } from '../mf/client';
 import { MfAuthError, MfOfficeMismatchError } from '../mf/errors';
-import { HttpNotSentError, type HttpPort, type HttpRequest } from '../mf/http';
 import { RateLimiter } from '../mf/rate-limit';
 import { scriptClock } from './clock';
 import { urlFetchPort } from './http';

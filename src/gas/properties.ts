@@ -2,7 +2,7 @@
  * Settings that are not on a sheet (DESIGN §7): user properties first, then script properties.
  * Secrets live only here; nothing in this module writes them anywhere else.
  */
-import type { KeyValuePort } from '../mf/http';
+import type { KeyValuePort } from '../core/ports';
 
 export const PROPERTY = {
   apiBaseUrl: 'MF_API_BASE_URL',

@@ -1,4 +1,3 @@
-import { MfAuthError } from './errors';
 import {
   type ClockPort,
   HttpNotSentError,
@@ -6,7 +5,8 @@ import {
   type HttpResponse,
   HttpTransportError,
   type KeyValuePort,
-} from './http';
+} from '../core/ports';
+import { MfAuthError } from './errors';
 import { retryAfterMs } from './rate-limit';
 
 /**

@@ -1,5 +1,3 @@
-import type { AuthProvider } from './auth';
-import { MfApiError, MfAuthError, MfOfficeMismatchError, redactSecrets } from './errors';
 import {
   type ClockPort,
   HttpNotSentError,
@@ -7,7 +5,10 @@ import {
   type HttpRequest,
   type HttpResponse,
   HttpTransportError,
-} from './http';
+} from '../core/ports';
+import { redactSecrets } from '../core/redact';
+import type { AuthProvider } from './auth';
+import { MfApiError, MfAuthError, MfOfficeMismatchError } from './errors';
 import { explainMfError } from './messages';
 import { pathWithId, QueryBuilder, withQuery } from './query';
 import { MAX_RETRY_AFTER_MS, RateLimiter, retryAfterMs } from './rate-limit';

@@ -31,9 +31,6 @@ export class MfAuthError extends MfApiError {
   }
 }
 
-/** One redaction for the whole project (src/core/redact.ts), re-exported for the client. */
-export { redactSecrets } from '../core/redact';
-
 /**
  * The connected MF office is not the office this 台帳 belongs to (DESIGN §5 one-office guard). Thrown
  * before any request for the wrong office is sent; `message` names both offices.

@@ -1,4 +1,4 @@
-import type { ClockPort } from './http';
+import type { ClockPort } from '../core/ports';
 
 /**
  * MF publishes no number; practitioners assume 3 requests per second per token and space calls 350 ms

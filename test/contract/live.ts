@@ -21,10 +21,11 @@ import { parseArgs } from 'node:util';
 import { syncHttpRequest } from '../../sim/gas/lib/sync-http';
 import type { DifferenceName } from '../../sim/mf/differences';
 import { mfKey, remoteTag } from '../../src/core/keys';
+import { type HttpPort, type HttpRequest, type HttpResponse, HttpTransportError } from '../../src/core/ports';
+import { redactSecrets } from '../../src/core/redact';
 import { ApiKeyAuth, type AuthProvider } from '../../src/mf/auth';
 import { MfClient } from '../../src/mf/client';
-import { MfApiError, redactSecrets } from '../../src/mf/errors';
-import { type HttpPort, type HttpRequest, type HttpResponse, HttpTransportError } from '../../src/mf/http';
+import { MfApiError } from '../../src/mf/errors';
 import { canonicalId, sameMfId } from '../../src/mf/ids';
 import type { MfJournal, MfTransaction } from '../../src/mf/types';
 import { addDays } from '../../src/mf/windows';
@@ -74,7 +75,11 @@ function usage(message: string): never {
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-const clock = { now: () => Date.now(), sleep: (ms: number) => void Atomics.wait(sleeper, 0, 0, ms) };
+const clock = {
+  now: () => Date.now(),
+  sleep: (ms: number) => void Atomics.wait(sleeper, 0, 0, ms),
+  iso: () => new Date().toISOString(),
+};
 
 /** A synchronous port to any host (kicho's client is synchronous, like UrlFetchApp), recording each exchange. */
 function recordingPort(log: { req: HttpRequest; res: HttpResponse | null; ms: number }[]): HttpPort {

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { STOP_CLAIMING_AT_MS } from '../../src/core/budget';
-import { type LedgerTable, parseLedger, type RowChange } from '../../src/core/ledger';
+import { applyChanges, type LedgerTable, parseLedger, type RowChange } from '../../src/core/ledger';
 import type { Masters } from '../../src/core/masters';
 import type { Claimed, SendResult } from '../../src/core/posting';
-import { applyChanges, type PostingInput, postApproved } from '../../src/core/protocol';
+import { type PostingInput, postApproved } from '../../src/core/protocol';
 import { LEDGER_HEADERS } from '../../src/core/schema';
 import { canMove, isLedgerState, TRANSITIONS } from '../../src/core/states';
 

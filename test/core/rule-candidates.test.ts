@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { LedgerRecord, LedgerRow, RowChange } from '../../src/core/ledger';
+import { matchRule, parseRules } from '../../src/core/rules';
 import {
   approvedRows,
   type CandidateTable,
@@ -9,8 +10,7 @@ import {
   learnCandidates,
   parseCandidates,
   planAdoption,
-} from '../../src/core/rule-candidates';
-import { matchRule, parseRules } from '../../src/core/rules';
+} from '../../src/core/rules/candidates';
 import { LEDGER_HEADERS, RULE_CANDIDATE_HEADERS, RULE_HEADERS } from '../../src/core/schema';
 import { matchForm } from '../../src/core/text';
 

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { Masters } from '../../src/core/masters';
-import { DIAGNOSIS_MSG, DIAGNOSIS_OK, diagnoseRuleSheet } from '../../src/core/rule-diagnostics';
 import {
   compareRules,
   MATCH_TYPES,
@@ -13,6 +12,7 @@ import {
   type RuleLine,
   ruleMatches,
 } from '../../src/core/rules';
+import { DIAGNOSIS_MSG, DIAGNOSIS_OK, diagnoseRuleSheet } from '../../src/core/rules/diagnostics';
 import { RULE_HEADERS } from '../../src/core/schema';
 import { type RuleCells, ruleSheet } from '../helpers/fixtures';
 

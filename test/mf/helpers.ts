@@ -4,8 +4,6 @@
 import assert from 'node:assert/strict';
 import { FakeMf, type FakeMfOptions, TEST_API_KEY, TEST_OFFICE_CODE } from '../../sim/mf/fake-mf';
 import type { Transaction } from '../../sim/mf/types';
-import { ApiKeyAuth, type AuthProvider } from '../../src/mf/auth';
-import { MfClient, type MfClientOptions } from '../../src/mf/client';
 import {
   type ClockPort,
   type HttpPort,
@@ -13,7 +11,9 @@ import {
   type HttpResponse,
   HttpTransportError,
   type KeyValuePort,
-} from '../../src/mf/http';
+} from '../../src/core/ports';
+import { ApiKeyAuth, type AuthProvider } from '../../src/mf/auth';
+import { MfClient, type MfClientOptions } from '../../src/mf/client';
 import { fileContract } from '../contract/shared';
 
 export const API_BASE = 'https://api-accounting.moneyforward.com';
@@ -33,6 +33,10 @@ export class FakeClock implements ClockPort {
   sleep(ms: number): void {
     this.sleeps.push(ms);
     this.time += ms;
+  }
+
+  iso(): string {
+    return new Date(this.time).toISOString();
   }
 }
 

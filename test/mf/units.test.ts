@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MfApiError, MfAuthError, redactSecrets } from '../../src/mf/errors';
+import { redactSecrets } from '../../src/core/redact';
+import { MfApiError, MfAuthError } from '../../src/mf/errors';
 import { encodeStoredId, pathWithId, QueryBuilder, withQuery } from '../../src/mf/query';
 import { RateLimiter, retryAfterMs } from '../../src/mf/rate-limit';
 import { accountingPeriodFor, daysBetween, splitByPeriods, splitWindow } from '../../src/mf/windows';

@@ -12,7 +12,7 @@ import {
   DEFAULT_BASE_URL,
   readAiResponse,
 } from '../../src/core/ai/providers';
-import type { HttpRequest as PortRequest } from '../../src/mf/http';
+import type { HttpRequest as PortRequest } from '../../src/core/ports';
 
 const CATALOG = {
   勘定科目: ['消耗品費', '通信費', '雑費'],

@@ -1,6 +1,6 @@
 /** CacheService with the documented limits (reference/gas-platform.md §5.2). */
 import { GasError } from '../errors';
-import { method, type ServiceContext, type ServiceTable } from './index';
+import { method, type ServiceContext, type ServiceTable } from './method';
 
 export type CacheScope = 'script' | 'user' | 'document';
 

@@ -7,7 +7,7 @@ import type { HttpRequest, HttpResponse } from '../../mf/types';
 import { GAS_MESSAGES, GasError } from '../errors';
 import { base64EncodeBytes, encodeString, fromSignedBytes } from '../lib/bytes';
 import { isLoopbackHost, syncHttpRequest } from '../lib/sync-http';
-import { method, type ServiceContext, type ServiceTable } from './index';
+import { method, type ServiceContext, type ServiceTable } from './method';
 
 /** Apps Script gives up on a request after about 60 s (not configurable). */
 export const FETCH_DEADLINE_MS = 60_000;

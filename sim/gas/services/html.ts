@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GasError } from '../errors';
-import { method, type ServiceTable } from './index';
+import { method, type ServiceTable } from './method';
 
 export const HTML_SERVICE: ServiceTable = {
   file: method('other', (ctx, name: string) => {

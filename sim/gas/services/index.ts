@@ -1,10 +1,10 @@
 /** The registry of emulated services: service name → method name → handler. */
-import type { ExecutionState, ServiceKind, World } from '../world';
 import { CACHE_SERVICE } from './cache';
 import { FETCH_SERVICE } from './fetch';
 import { HTML_SERVICE } from './html';
 import { LOCK_SERVICE } from './lock';
 import { LOG_SERVICE } from './log';
+import type { ServiceTable } from './method';
 import { PROPERTIES_SERVICE } from './properties';
 import { SCRIPT_SERVICE } from './script';
 import { SESSION_SERVICE } from './session';
@@ -12,18 +12,7 @@ import { SHEETS_SERVICE } from './sheets';
 import { UI_SERVICE } from './ui';
 import { UTILITIES_SERVICE } from './utilities';
 
-export interface ServiceContext {
-  world: World;
-  exec: ExecutionState;
-}
-
-export interface ServiceMethod {
-  kind: ServiceKind;
-  // biome-ignore lint/suspicious/noExplicitAny: arguments arrive as decoded JSON from the guest
-  fn: (ctx: ServiceContext, ...args: any[]) => unknown;
-}
-
-export type ServiceTable = Record<string, ServiceMethod>;
+export type { ServiceContext, ServiceMethod, ServiceTable } from './method';
 
 export const SERVICES: Record<string, ServiceTable> = {
   sheets: SHEETS_SERVICE,
@@ -38,8 +27,3 @@ export const SERVICES: Record<string, ServiceTable> = {
   html: HTML_SERVICE,
   log: LOG_SERVICE,
 };
-
-/** Shorthand for declaring a method. */
-export function method(kind: ServiceKind, fn: ServiceMethod['fn']): ServiceMethod {
-  return { kind, fn };
-}

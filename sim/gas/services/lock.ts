@@ -3,7 +3,7 @@
  * Released automatically when an execution ends or is killed (world.endExecution/killExecution).
  */
 import { GAS_MESSAGES, GasError } from '../errors';
-import { method, type ServiceContext, type ServiceTable } from './index';
+import { method, type ServiceContext, type ServiceTable } from './method';
 
 export type LockScope = 'script' | 'user' | 'document';
 

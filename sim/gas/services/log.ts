@@ -1,5 +1,5 @@
 /** Logger and console output, captured per execution (free: not a billed service call). */
-import { method, type ServiceTable } from './index';
+import { method, type ServiceTable } from './method';
 
 export const LOG_SERVICE: ServiceTable = {
   write: method('free', (ctx, level: string, text: string) => {

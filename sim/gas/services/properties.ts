@@ -1,6 +1,6 @@
 /** PropertiesService: script, document and per-user stores with the documented size limits. */
 import { GAS_MESSAGES, GasError } from '../errors';
-import { method, type ServiceContext, type ServiceTable } from './index';
+import { method, type ServiceContext, type ServiceTable } from './method';
 
 export type PropertyScope = 'script' | 'user' | 'document';
 

@@ -1,6 +1,6 @@
 /** ScriptApp: triggers, ids, state tokens (used by the OAuth2 library's callback). */
 import { GAS_MESSAGES, GasError } from '../errors';
-import { method, type ServiceContext, type ServiceTable } from './index';
+import { method, type ServiceContext, type ServiceTable } from './method';
 import type { TriggerSpec } from './triggers';
 
 function requireAuthorised(ctx: ServiceContext, what: string): void {

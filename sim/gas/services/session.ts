@@ -1,6 +1,6 @@
 /** Session: who runs the execution, and the script time zone. */
 import { SCOPE } from '../authorization';
-import { method, type ServiceContext, type ServiceTable } from './index';
+import { method, type ServiceContext, type ServiceTable } from './method';
 
 /** Without userinfo.email granted the address reads as empty (assumption: README "Switches", grants). */
 function emailGranted(ctx: ServiceContext): boolean {

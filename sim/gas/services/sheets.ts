@@ -2,7 +2,7 @@
 import { GAS_MESSAGES, GasError } from '../errors';
 import { parseA1 } from '../lib/a1';
 import { type CellValue, displayValue } from '../lib/coerce';
-import { method, type ServiceContext, type ServiceTable } from './index';
+import { method, type ServiceContext, type ServiceTable } from './method';
 import {
   type CellMeta,
   type ChartSpec,

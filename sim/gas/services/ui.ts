@@ -4,7 +4,7 @@
  */
 import { GAS_MESSAGES, GasError } from '../errors';
 import type { ExecutionState } from '../world';
-import { method, type ServiceContext, type ServiceTable } from './index';
+import { method, type ServiceContext, type ServiceTable } from './method';
 
 export interface MenuItemSpec {
   label?: string;

@@ -13,7 +13,7 @@ import {
   toSignedBytes,
 } from '../lib/bytes';
 import { formatDate, parseDate } from '../lib/format-date';
-import { method, type ServiceTable } from './index';
+import { method, type ServiceTable } from './method';
 
 /** Utilities.sleep accepts at most 5 minutes (reference/gas-platform.md §5.3). */
 const MAX_SLEEP_MS = 300_000;

@@ -7,6 +7,7 @@ import { dataProblems } from '../classify';
 import type { LedgerRecord } from '../ledger';
 import type { MasterAccount, Masters } from '../masters';
 import { normalizeText } from '../text';
+import type { AiReply } from './providers';
 
 export interface AiPolicy {
   model: string;
@@ -147,4 +148,64 @@ export function decideFromAnswer(
     判定根拠: basis,
     メモ: memo,
   };
+}
+
+/** What a person reads about an AI 判定 run (ログ and the run's messages). */
+export const AI_RUN_MSG = {
+  noKey: (provider: string) =>
+    `設定「AI判定」は ${provider} ですが、スクリプトプロパティ AI_API_KEY がありません。ルールに当てはまらない明細は要確認にしました。`,
+  perRunCap: (left: number, cap: number) =>
+    `AI1回の上限（${cap} 件）を超えた ${left} 件は未判定のまま、次回の実行で判定します。`,
+  dailyCap: (left: number, cap: number) =>
+    `本日のAI判定が上限（AI1日の上限 ${cap} 件）に達したため、${left} 件は未判定のままです（翌日以降に判定します）。`,
+  later: (why: string) => `AI判定はまだです（${why}）。次回の実行で判定します。`,
+  rateLimited: 'AIの提供元から「混雑しています（429）」と返されました',
+  unavailable: (status: number) => `AIの提供元が一時的に応答できません（${status}）`,
+  timeout: 'AIの応答がタイムアウトしました',
+  network: (message: string) => `AIの提供元に接続できませんでした: ${message}`,
+  refused: (status: number, message: string) =>
+    status === 401 || status === 403
+      ? `AIの提供元が認証エラー（${status}）を返しました。スクリプトプロパティ AI_API_KEY を確かめてください${message ? `: ${message}` : ''}`
+      : status === 404
+        ? `AIの提供元がモデルまたは URL を見つけられません（404）。AI_MODEL・AI_BASE_URL を確かめてください${message ? `: ${message}` : ''}`
+        : `AIの提供元が要求を受け付けませんでした（${status}）${message ? `: ${message}` : ''}`,
+  stoppedEarly: 'この実行ではAIへの問い合わせを止めました',
+  timeBudget: '実行時間の上限が近いため',
+  summary: (provider: string, model: string, answered: number, approved: number, review: number) =>
+    `AI判定（${provider}・${model}）: ${answered} 件に回答がありました（送信待ち ${approved} 件、要確認 ${review} 件）。`,
+  notYet: (n: number, why: string) => `${n} 件は未判定のままです（${why}）。次回の実行で判定します。`,
+  personWon: (n: number) => `AIの回答待ちの間に人が変更した ${n} 件には、AIの結果を書き込んでいません。`,
+  lockLost:
+    'AIの結果を書き込む前に別の実行がロックを持っていたため、結果は書き込んでいません（次回判定し直します）。',
+} as const;
+
+/** What one provider reply means for its row: judged now, or not yet (and whether to stop asking). */
+export type AiOutcome =
+  | { kind: 'judged'; patch: Partial<LedgerRecord> }
+  | { kind: 'not-yet'; why: string; stop: boolean; burst: boolean };
+
+export function outcomeOf(
+  reply: AiReply,
+  claimed: LedgerRecord,
+  masters: Masters,
+  policy: AiPolicy,
+): AiOutcome {
+  switch (reply.kind) {
+    case 'answer':
+      return { kind: 'judged', patch: decideFromAnswer(claimed, reply.value, masters, policy) };
+    case 'malformed':
+      return { kind: 'judged', patch: decideUnreadable(policy.model, reply.reason) };
+    case 'rate-limited':
+      return { kind: 'not-yet', why: AI_RUN_MSG.rateLimited, stop: true, burst: false };
+    case 'unavailable':
+      return { kind: 'not-yet', why: AI_RUN_MSG.unavailable(reply.status), stop: false, burst: true };
+    case 'refused':
+      // Every request would be refused the same way (key, model, account): stop at the first.
+      return {
+        kind: 'not-yet',
+        why: AI_RUN_MSG.refused(reply.status, reply.message.slice(0, 200)),
+        stop: true,
+        burst: false,
+      };
+  }
 }

@@ -3,7 +3,7 @@
  * format, Anthropic messages with one forced tool, Gemini generateContent with a response schema.
  * Pure: the HTTP adapter (src/gas/http.ts) sends what is built here.
  */
-import type { HttpRequest, HttpResponse } from '../../mf/http';
+import type { HttpRequest, HttpResponse } from '../ports';
 import { ANSWER_SCHEMA } from './prompt';
 
 export const AI_PROVIDERS = ['openai', 'anthropic', 'gemini'] as const;

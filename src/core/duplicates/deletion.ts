@@ -11,7 +11,7 @@
  */
 import { LEASE_MS, STOP_SENDING_AT_MS } from '../budget';
 import type { LedgerTable, RowChange } from '../ledger';
-import type { LedgerPort, LockPort } from '../protocol';
+import { type ClockPort, type LedgerPort, type LockPort, underLock } from '../ports';
 import { type AuditJournal, canonical, journalFacts, LedgerLinks } from './facts';
 import {
   DELETE_STATE,
@@ -50,12 +50,9 @@ export interface DeleterPort {
   deleteJournal(id: string): DeleteResult;
 }
 
-export interface DeletionClock {
-  now(): number;
-  iso(): string;
+export interface DeletionClock extends ClockPort {
   /** Now as people read it in the script's time zone (yyyy-MM-dd HH:mm). */
   stamp(): string;
-  sleep(ms: number): void;
 }
 
 /** 429s one DELETE may get before it is left for the person to confirm again. */
@@ -324,24 +321,21 @@ export function recoverDeletions(input: DeletionInput): DeletionSummary {
     );
   }
   if (outcomes.size === 0) return summary;
-  if (!input.lock.acquire()) {
+  const settled = underLock(input.lock, () => settle(input, outcomes, expected));
+  if (!settled) {
     summary.busy = true;
     return summary;
   }
-  try {
-    const done = settle(input, outcomes, expected);
-    summary.recovered = done.written.size;
-    for (const cid of done.written) {
-      const o = outcomes.get(cid);
-      if (o?.状態 === DELETE_STATE.deleted) summary.deleted.push(idOf.get(cid) ?? cid);
-      else summary.stillThere++;
-    }
-    summary.ledgerExcluded += done.excluded;
-    summary.ledgerRelinked += done.relinked;
-    summary.messages.push(...done.messages);
-  } finally {
-    input.lock.flushAndRelease();
+  const done = settled.value;
+  summary.recovered = done.written.size;
+  for (const cid of done.written) {
+    const o = outcomes.get(cid);
+    if (o?.状態 === DELETE_STATE.deleted) summary.deleted.push(idOf.get(cid) ?? cid);
+    else summary.stillThere++;
   }
+  summary.ledgerExcluded += done.excluded;
+  summary.ledgerRelinked += done.relinked;
+  summary.messages.push(...done.messages);
   return summary;
 }
 
@@ -511,18 +505,14 @@ export function deleteDuplicates(input: DeletionInput, token: string): DeletionS
   }
 
   if (outcomes.size === 0) return summary;
-  if (!input.lock.acquire()) {
+  const settled = underLock(input.lock, () => settle(input, outcomes, null));
+  if (!settled) {
     // The claims stay 削除中: the next audit or delete looks them up after the lease.
     summary.busy = true;
     return summary;
   }
-  try {
-    const done = settle(input, outcomes, null);
-    summary.ledgerExcluded += done.excluded;
-    summary.ledgerRelinked += done.relinked;
-    summary.messages.push(...done.messages);
-  } finally {
-    input.lock.flushAndRelease();
-  }
+  summary.ledgerExcluded += settled.value.excluded;
+  summary.ledgerRelinked += settled.value.relinked;
+  summary.messages.push(...settled.value.messages);
   return summary;
 }

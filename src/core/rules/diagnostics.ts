@@ -6,21 +6,13 @@
  * Cost: O(rules²) for the pairwise checks plus O(distinct lines × rules) for the 台帳 overlap count,
  * where lines that agree on 摘要, 入出金, 金額 and 口座 are counted once.
  */
-import { headerIndex } from './headers';
-import { type Masters, resolvePosting } from './masters';
-import {
-  compareRules,
-  conditionsCover,
-  keywordCovers,
-  type PreparedLine,
-  parseRules,
-  prepareLine,
-  type Rule,
-  type RuleLine,
-  ruleMatcher,
-  shadowingPairs,
-} from './rules';
-import { matchForm, normalizeText } from './text';
+import { headerIndex } from '../headers';
+import { type Masters, resolvePosting } from '../masters';
+import { matchForm, normalizeText } from '../text';
+import { isSorted, type PreparedLine, prepareLine, ruleMatcher } from './match';
+import { RULE_MSG, type Rule, type RuleLine, type RuleNote } from './model';
+import { accountList, compareRules, parseRules } from './parse';
+import { regexSource } from './regex';
 
 /** What the 診断 cell says about a rule without problems: a person sees it was checked. */
 export const DIAGNOSIS_OK = 'OK';
@@ -227,4 +219,71 @@ function isBlankRow(row: readonly unknown[] | undefined, diagnosisColumn: number
     (v, i) =>
       i === diagnosisColumn || v === null || v === undefined || v === false || String(v).trim() === '',
   );
+}
+
+/**
+ * True when every description `narrow` matches is also matched by `wide` (non-regex keywords in
+ * match form). Sound, not complete: it only answers yes when containment is certain.
+ */
+export function keywordCovers(wide: Rule, narrow: Rule): boolean {
+  if (wide.matchType === '正規表現' || narrow.matchType === '正規表現') {
+    return wide.matchType === narrow.matchType && regexSource(wide.keyword) === regexSource(narrow.keyword);
+  }
+  const w = matchForm(wide.keyword);
+  const k = matchForm(narrow.keyword);
+  switch (wide.matchType) {
+    case '部分一致':
+      return k.includes(w);
+    case '前方一致':
+      return (narrow.matchType === '前方一致' || narrow.matchType === '完全一致') && k.startsWith(w);
+    case '後方一致':
+      return (narrow.matchType === '後方一致' || narrow.matchType === '完全一致') && k.endsWith(w);
+    case '完全一致':
+      return narrow.matchType === '完全一致' && k === w;
+  }
+}
+
+export function conditionsCover(wide: Rule, narrow: Rule): boolean {
+  if (wide.direction !== null && wide.direction !== narrow.direction) return false;
+  if (wide.minAmount !== null && (narrow.minAmount === null || narrow.minAmount < wide.minAmount))
+    return false;
+  if (wide.maxAmount !== null && (narrow.maxAmount === null || narrow.maxAmount > wide.maxAmount))
+    return false;
+  const wideAccounts = accountList(wide.account);
+  if (wideAccounts !== null) {
+    const narrowAccounts = accountList(narrow.account);
+    // A narrow "A 普通" lies inside a wide "A": the 台帳 口座 it matches starts with "A ".
+    const inside = (a: string) => wideAccounts.some((w) => a === w || a.startsWith(`${w} `));
+    if (narrowAccounts === null || !narrowAccounts.every(inside)) return false;
+  }
+  return true;
+}
+
+/**
+ * Notes for enabled rules that can never be chosen because an earlier enabled rule matches every
+ * line they match (same keyword or a keyword it contains, and conditions no narrower). Conservative:
+ * overlaps that are only partial, and regular expressions other than identical ones, are not reported.
+ */
+export function diagnoseRules(rules: readonly Rule[]): RuleNote[] {
+  return shadowingPairs(rules).map(({ narrow, wide }) => ({
+    rowNumber: narrow.rowNumber,
+    message: RULE_MSG.shadowed(narrow.rowNumber, wide.rowNumber, wide.priority),
+  }));
+}
+
+/** Each enabled rule that can never be chosen, with the first earlier rule that always wins over it. */
+export function shadowingPairs(rules: readonly Rule[]): { narrow: Rule; wide: Rule }[] {
+  const ordered = isSorted(rules) ? rules : [...rules].sort(compareRules);
+  const pairs: { narrow: Rule; wide: Rule }[] = [];
+  for (let j = 0; j < ordered.length; j++) {
+    const narrow = ordered[j];
+    if (!narrow.enabled) continue;
+    for (let i = 0; i < j; i++) {
+      const wide = ordered[i];
+      if (!wide.enabled || !keywordCovers(wide, narrow) || !conditionsCover(wide, narrow)) continue;
+      pairs.push({ narrow, wide });
+      break;
+    }
+  }
+  return pairs;
 }

@@ -5,7 +5,7 @@
  * on other rows — classify's 送信待ち for the row a person approved landed on a row already 完了,
  * which the same run then claimed and posted a second time. The writer now checks the キー column
  * after flushing and repairs moved rows (src/core/ledger-repair.ts); the test build without that
- * check (`no-reorder-check`) still posts twice (test/sim/mutants.test.ts).
+ * check (`no-reorder-check`) still posts twice (test/sim-simulate/mutants.test.ts).
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';

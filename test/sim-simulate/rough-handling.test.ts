@@ -2,7 +2,7 @@
  * Issue 14's cases the simulation found, kept by name (sim/simulate/regressions.ts) and run on the real
  * bundle: a person typing into rows while classify writes them (the generator's seeds 90097 and 90143
  * before issue 14 added acts; people act inside the lock), and the 台帳 deleted while MF's listings lag
- * behind two posts. The builds without the mechanism that fixed each fail them (test/sim/mutants.test.ts).
+ * behind two posts. The builds without the mechanism that fixed each fail them (test/sim-simulate/mutants.test.ts).
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';

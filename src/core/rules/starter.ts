@@ -3,8 +3,8 @@
  * and the MF standard accounts they usually go to. Never auto-approved: a person confirms the first
  * results; only rules whose account and tax exist in マスタ are offered.
  */
-import type { Masters } from './masters';
-import { normalizeText } from './text';
+import type { Masters } from '../masters';
+import { normalizeText } from '../text';
 
 export interface StarterRule {
   一致方法: '部分一致' | '前方一致';

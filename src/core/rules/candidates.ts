@@ -10,20 +10,14 @@
  * 手動), a rule's or AI's account that the person changed, and an AI guess the person confirmed.
  * A row the rules already classify this way teaches nothing and is skipped.
  */
-import { headerIndex } from './headers';
-import type { LedgerRecord, LedgerRow, RowChange } from './ledger';
-import {
-  compareRules,
-  conditionsCover,
-  keywordCovers,
-  matchRule,
-  parseRules,
-  prepareLine,
-  type Rule,
-  ruleMatches,
-} from './rules';
-import { RULE_CANDIDATE_HEADERS, RULE_HEADERS } from './schema';
-import { matchForm, normalizeText } from './text';
+import { headerIndex } from '../headers';
+import type { LedgerRecord, LedgerRow, RowChange } from '../ledger';
+import { RULE_CANDIDATE_HEADERS, RULE_HEADERS } from '../schema';
+import { matchForm, normalizeText } from '../text';
+import { conditionsCover, keywordCovers } from './diagnostics';
+import { matchRule, prepareLine, ruleMatches } from './match';
+import type { Rule } from './model';
+import { compareRules, parseRules } from './parse';
 
 export type CandidateHeader = (typeof RULE_CANDIDATE_HEADERS)[number];
 

@@ -1,7 +1,7 @@
 /**
  * The four named acceptance cases of the idempotency literature on the real bundle (dist/), against a
  * fake MF that would make a second journal if asked twice: each approved line ends with exactly one
- * journal and 完了. (test/sim/mutants.test.ts shows the same cases fail on the test builds.)
+ * journal and 完了. (test/sim-simulate/mutants.test.ts shows the same cases fail on the test builds.)
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';

@@ -1,0 +1,196 @@
+/**
+ * The MF sender (SenderPort over MfClient): one journalize per MF line, one POST /journals per CSV
+ * line, and after MF refused a journalize the look-up that decides what the refusal means (DESIGN §5).
+ */
+import { type CsvSource, csvJournalRequest, findSource } from '../core/csv/sources';
+import { isEvtKey } from '../core/events';
+import { fingerprint } from '../core/fingerprint';
+import { journalizeRequest } from '../core/journal-request';
+import { keyProblem } from '../core/key-check';
+import { isCsvKey, isMfKey, remoteTag } from '../core/keys';
+import type { LedgerRecord } from '../core/ledger';
+import { connectedAccountName, type Masters } from '../core/masters';
+import type { SenderPort } from '../core/ports';
+import { HttpNotSentError } from '../core/ports';
+import type { Claimed, SendResult } from '../core/posting';
+import { STATEMENT_MSG, type StatementFacts, statementEdits } from '../core/statement-check';
+import type { MfClient } from '../mf/client';
+import { MfAuthError } from '../mf/errors';
+import { sameMfId } from '../mf/ids';
+import type { SendOutcome } from '../mf/types';
+import { type EventLookup, lookUpEvents } from './event-lookup';
+
+export const POST_MSG = {
+  outsidePeriod: (date: string) =>
+    `取引日 ${date} は MF のどの会計期間にも入らないため送信しません。MF で事業年度（会計期間）を確かめ、取引日が正しければ MF で会計期間を追加してから「再試行」を選んでください。`,
+  noPeriods: 'MF の会計期間を確かめられなかったため送信していません',
+  registeredNotListed: 'MFではこの明細が仕訳済みですが、仕訳がまだ見つかりません。照合で確かめます',
+  lookupFailed: 'MFが登録を断ったあと、明細の状態を確かめる問い合わせに失敗しました',
+  excluded:
+    'MFでこの明細が「対象外」になっているため登録できませんでした。登録が不要なら「除外」を選んでください。',
+} as const;
+
+/**
+ * After MF refused a journalize (any 4xx but 401/429), the line is looked up before anything is decided
+ * (DESIGN §5 step 4): MF's wording of "already journalized" is unpublished, so no decision rests on it.
+ * Its journal by transaction_ids → 完了; journalized in MF but not listed yet → 不明 (reconcile waits);
+ * 対象外 in MF → 失敗 saying so; still 未仕訳 → MF's refusal stands.
+ */
+function afterRefusal(
+  client: MfClient,
+  record: LedgerRecord,
+  print: string,
+  refused: Extract<SendOutcome, { kind: 'rejected' }>,
+): SendResult {
+  const id = String(record.明細ID);
+  const date = String(record.取引日);
+  try {
+    const journal = client
+      .journalsBetween(date, date, { transactionIds: [id] })
+      .find((j) => sameMfId(j.transaction_id, id));
+    if (journal) return { kind: 'found', journalId: journal.id, fingerprint: print };
+    const line = client.listTransactions({ startDate: date, endDate: date }).find((t) => sameMfId(t.id, id));
+    if (line?.journalizing_status === 'excluded') return { ...refused, explanation: POST_MSG.excluded };
+    if (line && line.journalizing_status !== 'none') {
+      return { kind: 'unknown', reason: POST_MSG.registeredNotListed };
+    }
+  } catch (_e) {
+    return { kind: 'unknown', reason: POST_MSG.lookupFailed };
+  }
+  return refused;
+}
+
+function toResult(outcome: SendOutcome, print: string, client: MfClient, record: LedgerRecord): SendResult {
+  switch (outcome.kind) {
+    case 'created':
+      return { kind: 'created', journalId: outcome.journalId, fingerprint: print };
+    case 'rejected':
+      return afterRefusal(client, record, print, outcome);
+    default:
+      return outcome;
+  }
+}
+
+/** DESIGN §5: a row dated outside every accounting period is not sent; null when it may be sent. */
+function periodProblem(client: MfClient, record: LedgerRecord): SendResult | null {
+  let inside: boolean;
+  try {
+    inside = client.periodOf(String(record.取引日)) !== null;
+  } catch (_e) {
+    return { kind: 'not-sent', reason: POST_MSG.noPeriods };
+  }
+  return inside ? null : { kind: 'invalid', problems: [POST_MSG.outsidePeriod(String(record.取引日))] };
+}
+
+/**
+ * A CSV line has no statement line in MF: it is posted with POST /journals (one balanced branch against
+ * its 取込元's counter account) carrying the same remote tag, and reconciled by that tag.
+ */
+function sendCsv(client: MfClient, masters: Masters, sources: readonly CsvSource[], c: Claimed): SendResult {
+  const built = csvJournalRequest(
+    c.record,
+    findSource(sources, String(c.record.口座)),
+    masters,
+    remoteTag(c.key),
+  );
+  if (!built.ok) return { kind: 'invalid', problems: built.problems };
+  const print = fingerprint(c.record);
+  try {
+    const outcome = client.createJournal(built.request);
+    if (outcome.kind === 'created')
+      return { kind: 'created', journalId: outcome.journalId, fingerprint: print };
+    return outcome;
+  } catch (e) {
+    if (e instanceof HttpNotSentError) return { kind: 'refused', reason: e.message };
+    return { kind: 'unknown', reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Dates a chunk's MF rows carry, as listing windows: dates within a month of each other share one. */
+function dateWindows(dates: readonly string[]): { start: string; end: string }[] {
+  const sorted = [...new Set(dates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)))].sort();
+  const out: { start: string; end: string }[] = [];
+  const DAY = 86_400_000;
+  for (const d of sorted) {
+    const open = out[out.length - 1];
+    if (open && Date.parse(d) - Date.parse(open.end) <= 31 * DAY) open.end = d;
+    else out.push({ start: d, end: d });
+  }
+  return out;
+}
+
+/**
+ * MF's own lines for a chunk of claimed MF rows (DESIGN §3: their 取引日/入出金/金額/口座 are MF's):
+ * one listing per window of dates, before anything of the chunk is sent.
+ */
+function statementFacts(
+  client: MfClient,
+  masters: Masters,
+  claimed: readonly Claimed[],
+): { facts: Map<string, StatementFacts>; auth: string | null; unverified: boolean } {
+  const facts = new Map<string, StatementFacts>();
+  const rows = claimed.filter((c) => isMfKey(c.key));
+  if (rows.length === 0) return { facts, auth: null, unverified: false };
+  try {
+    for (const w of dateWindows(rows.map((c) => String(c.record.取引日)))) {
+      for (const t of client.listTransactions({ startDate: w.start, endDate: w.end })) {
+        facts.set(t.id, {
+          取引日: t.date,
+          入出金: t.side === 'INCOME' ? '入金' : '出金',
+          金額: t.value,
+          口座: connectedAccountName(masters, t.connected_account_id, t.connected_sub_account_id),
+        });
+      }
+    }
+    return { facts, auth: null, unverified: false };
+  } catch (e) {
+    if (e instanceof MfAuthError) return { facts, auth: e.message, unverified: false };
+    return { facts, auth: null, unverified: true };
+  }
+}
+
+export function mfSender(client: MfClient, masters: Masters, sources: readonly CsvSource[] = []): SenderPort {
+  let lines: ReturnType<typeof statementFacts> = { facts: new Map(), auth: null, unverified: true };
+  let events: { keys: Set<string>; lookup: EventLookup } = {
+    keys: new Set(),
+    lookup: lookUpEvents(client, []),
+  };
+  return {
+    prepare(claimed: readonly Claimed[]): void {
+      lines = statementFacts(client, masters, claimed);
+      events = { keys: new Set(claimed.map((c) => c.key)), lookup: lookUpEvents(client, claimed) };
+    },
+    send(c: Claimed): SendResult {
+      // The claim guard stopped these already; this is the last check before anything leaves.
+      const broken = keyProblem(c.record);
+      if (broken) return { kind: 'invalid', problems: [broken] };
+      const outside = periodProblem(client, c.record);
+      if (outside) return outside;
+      if (isCsvKey(c.key)) return sendCsv(client, masters, sources, c);
+      // An event from another automation (evt:) has no MF line either: posted like a CSV line, once
+      // MF was asked for its tag (event-lookup.ts).
+      if (isEvtKey(c.key)) {
+        const lookup = events.keys.has(c.key) ? events.lookup : lookUpEvents(client, [c]);
+        return lookup.before(c, fingerprint(c.record)) ?? sendCsv(client, masters, sources, c);
+      }
+      if (!isMfKey(c.key)) return { kind: 'invalid', problems: [`キー「${c.key}」の形が正しくありません。`] };
+      if (lines.auth) return { kind: 'unauthorized', message: lines.auth };
+      if (lines.unverified) return { kind: 'not-sent', reason: STATEMENT_MSG.unverified };
+      const line = lines.facts.get(String(c.record.明細ID));
+      if (!line) return { kind: 'invalid', problems: [STATEMENT_MSG.missing(String(c.record.取引日))] };
+      const edits = statementEdits(c.record, line);
+      if (edits.length > 0) return { kind: 'invalid', problems: [STATEMENT_MSG.edited(edits)] };
+      const built = journalizeRequest(c.record, masters);
+      if (!built.ok) return { kind: 'invalid', problems: built.problems };
+      const print = fingerprint(c.record);
+      try {
+        return toResult(client.journalize(built.request), print, client, c.record);
+      } catch (e) {
+        // Apps Script refused the request before it left: back to 送信待ち, and the run stops.
+        if (e instanceof HttpNotSentError) return { kind: 'refused', reason: e.message };
+        // The client maps every answer; an exception here means we cannot tell what happened.
+        return { kind: 'unknown', reason: e instanceof Error ? e.message : String(e) };
+      }
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * The body of POST /transactions/{id}/journalize for one 台帳 row of an MF line (DESIGN §5): accounts by
+ * name resolved against the マスタ, the remark cut to MF's limit, kicho's tag for the row's key.
+ */
+import { remoteTag } from './keys';
+import type { LedgerRecord } from './ledger';
+import { type Masters, resolvePosting } from './masters';
+import { truncateChars } from './text';
+
+/** MF's remark: maxLength 200 in the document (characters, not UTF-16 units). */
+const REMARK_LIMIT = 200;
+
+export function journalizeRequest(record: LedgerRecord, masters: Masters) {
+  const resolved = resolvePosting(masters, {
+    勘定科目: String(record.勘定科目),
+    補助科目: String(record.補助科目),
+    税区分: String(record.税区分),
+    取引先: String(record.取引先),
+  });
+  if (!resolved.ok) return { ok: false as const, problems: resolved.problems };
+  const r = resolved.value;
+  return {
+    ok: true as const,
+    request: {
+      transaction_id: String(record.明細ID),
+      account_id: r.accountId,
+      sub_account_id: r.subAccountId,
+      tax_id: r.taxId,
+      trade_partner_code: r.partnerCode,
+      transaction_date: String(record.取引日),
+      remark: truncateChars(String(record.摘要), REMARK_LIMIT),
+      tags: [remoteTag(String(record.キー))],
+    },
+  };
+}
