@@ -23,7 +23,7 @@ import {
 } from '../core/ai/providers';
 import { applyChanges, indexByKey, type LedgerRow, type RowChange } from '../core/ledger';
 import type { Masters } from '../core/masters';
-import { HttpNotSentError, HttpTransportError } from '../core/ports';
+import { HttpNotSentError, HttpTransportError, underLock } from '../core/ports';
 import { redactSecrets } from '../core/redact';
 import type { Settings } from '../core/settings';
 import { urlFetchPort } from '../gas/http';
@@ -174,12 +174,7 @@ function writeBack(
     personWon: 0,
     messages: [],
   };
-  const lock = scriptLock();
-  if (!lock.acquire()) {
-    summary.messages.push(AI_RUN_MSG.lockLost);
-    return summary;
-  }
-  try {
+  const settled = underLock(scriptLock(), () => {
     const now = new Date().toISOString();
     const table = readLedger();
     const byKey = indexByKey(table.rows);
@@ -225,8 +220,10 @@ function writeBack(
       ),
       settings.graceMinutes,
     );
-  } finally {
-    lock.flushAndRelease();
+  });
+  if (!settled) {
+    summary.messages.push(AI_RUN_MSG.lockLost);
+    return summary;
   }
   summary.messages.push(
     AI_RUN_MSG.summary(config.provider, config.model, summary.answered, summary.approved, summary.review),
