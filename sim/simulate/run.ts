@@ -532,10 +532,12 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
             String(row.キー) !== `mf:${String(row.明細ID)}`),
       );
       if (r.status === 'ok' && !open) break;
-      // Nothing moves any more (a row waits for a person, or for ever): stop after an hour of no change.
+      // Nothing moves any more (a row waits for a person, or for ever): stop after an hour of no change,
+      // or after the grace period and two more runs when it is longer — a 不明 row rightly waits that long
+      // without any change (本番前チェック raises the grace in a world whose listings lag).
       quiet = after === before ? quiet + 1 : 0;
       before = after;
-      if (quiet * s.interval >= 60) break;
+      if (quiet * s.interval >= Math.max(60, mfWorld.graceMinutes + 2 * s.interval)) break;
     }
   };
   // The sender's owner sees events that never got an answer and sends them once more (as a person
