@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GAS_MESSAGES, GasError } from './errors';
-import type { ExecutionState } from './world';
+import type { ExecutionState } from './execution-state';
 
 export const SCOPE = {
   spreadsheetsCurrent: 'https://www.googleapis.com/auth/spreadsheets.currentonly',

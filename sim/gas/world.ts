@@ -6,6 +6,7 @@
 import { checkScope, Grants, manifestScopes } from './authorization';
 import { EXECUTION_LIMIT_MS, SIMPLE_TRIGGER_LIMIT_MS, VirtualClock } from './clock';
 import { GAS_MESSAGES, GasError } from './errors';
+import type { ExecutionKind, ExecutionState } from './execution-state';
 import type { PlainTextApostrophe } from './lib/coerce';
 import type { Call, Reply } from './protocol';
 import { type AccountKind, type QuotaReset, QuotaTable } from './quota';
@@ -18,36 +19,7 @@ import { SpreadsheetModel } from './services/sheets-model';
 import { TriggerTable } from './services/triggers';
 import { UiLog } from './services/ui';
 
-/** 'webapp': doGet/doPost of a deployment, run as the deploying user (appsscript.json webapp.executeAs). */
-export type ExecutionKind = 'menu' | 'trigger' | 'simple' | 'editor' | 'webapp';
-export type ExecutionStatus = 'running' | 'ok' | 'error' | 'killed';
-
-/** Service-call counters of one execution, so tests and the benchmark can assert batching. */
-export interface Counters {
-  calls: number;
-  sheetsReads: number;
-  sheetsWrites: number;
-  flushes: number;
-  urlFetches: number;
-  lockOps: number;
-  propertyOps: number;
-  byMethod: Record<string, number>;
-}
-
-export interface ExecutionState {
-  id: number;
-  kind: ExecutionKind;
-  user: string;
-  startedAt: number;
-  limitMs: number;
-  status: ExecutionStatus;
-  counters: Counters;
-  logs: string[];
-  /** Emulator bugs surfaced during the execution; tests assert there are none. */
-  internalErrors: string[];
-  /** Why a killed execution ended (default: the 6-minute limit). */
-  killMessage?: string;
-}
+export type { Counters, ExecutionKind, ExecutionState, ExecutionStatus } from './execution-state';
 
 /** Latencies (virtual ms) charged per service call; they drive the 6-minute budget. */
 export interface LatencyTable {

@@ -6,7 +6,7 @@
  */
 import { missingPermissionMessage, PERMISSIONS } from '../core/permissions';
 import { checkPermissions, promptForPermissions } from '../gas/authorization';
-import type { RunContext, RunSummary } from './run';
+import type { RunContext, RunSummary } from './run-context';
 import { appendRunLog } from './run-log';
 
 const SHEETS_SCOPE = PERMISSIONS[0].scope;

@@ -8,31 +8,10 @@ import { redactSecrets } from '../core/redact';
 import { knownSecrets } from '../gas/properties';
 import { currentUserEmail, isTriggerEvent } from '../gas/session';
 import { refuseWithoutPermissions } from './permission-gate';
+import type { RunBody, RunContext, RunSummary } from './run-context';
 import { appendRunLog } from './run-log';
 
-export interface RunContext {
-  startedAt: number;
-  fromTrigger: boolean;
-  who: string;
-}
-
-export interface RunSummary {
-  ok: boolean;
-  action: string;
-  /** The main count for ログ (rows imported, posted, …). */
-  count: number;
-  messages: string[];
-  [detail: string]: unknown;
-}
-
-export interface RunResult {
-  ok?: boolean;
-  count: number;
-  messages: string[];
-  [detail: string]: unknown;
-}
-
-export type RunBody = (ctx: RunContext) => RunResult;
+export type { RunBody, RunContext, RunResult, RunSummary } from './run-context';
 
 export function runEntry(
   action: string,

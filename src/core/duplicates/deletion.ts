@@ -340,6 +340,62 @@ export function recoverDeletions(input: DeletionInput): DeletionSummary {
 }
 
 /**
+ * Under the lock: re-reads the plan (null when it changed since the dialog) and claims each journal still the
+ * one the audit showed; journals already gone or changed get their outcome here. Returns the claimed ids.
+ */
+function claimDeletions(
+  input: DeletionInput,
+  token: string,
+  looked: ReadonlyMap<string, AuditJournal | null>,
+  outcomes: Map<string, Partial<DuplicateRecord>>,
+  summary: DeletionSummary,
+): string[] | null {
+  const claimed: string[] = [];
+  const table = input.sheet.read();
+  const again = planDeletion(table, input.digest);
+  if (again.token !== token) return null;
+  const ledger = input.ledger.read();
+  const now = input.clock.iso();
+  const claims: DuplicateChange[] = [];
+  for (const p of again.planned) {
+    const cid = canonical(p.journalId);
+    const journal = looked.get(cid);
+    if (journal === null) {
+      // Already gone: nothing to send; settled below like a delete.
+      outcomes.set(cid, {
+        状態: DELETE_STATE.deleted,
+        結果: DELETE_MSG.absent(input.clock.stamp()),
+        更新日時: now,
+      });
+      summary.absent.push(p.journalId);
+      continue;
+    }
+    if (!journal || !unchangedJournal(journal, p.record)) {
+      claims.push({
+        journalId: p.journalId,
+        rowNumber: p.rowNumber,
+        patch: { 状態: DELETE_STATE.none, 結果: DELETE_MSG.changed, 更新日時: now },
+      });
+      summary.changed++;
+      continue;
+    }
+    claims.push({
+      journalId: p.journalId,
+      rowNumber: p.rowNumber,
+      patch: {
+        状態: DELETE_STATE.claimed,
+        結果: DELETE_MSG.claimed(input.who, input.clock.stamp()),
+        台帳のキー: keysOf(journal, ledger, String(p.record.台帳のキー)).join(', '),
+        更新日時: now,
+      },
+    });
+    claimed.push(p.journalId);
+  }
+  input.sheet.write(table, claims);
+  return claimed;
+}
+
+/**
  * The confirmed plan: `token` is the plan the dialog showed; if the sheet no longer gives it, nothing is
  * deleted. Stale claims are recovered first.
  */
@@ -364,61 +420,18 @@ export function deleteDuplicates(input: DeletionInput, token: string): DeletionS
     }
   }
   const outcomes = new Map<string, Partial<DuplicateRecord>>();
-  const claimed: string[] = [];
-  if (!input.lock.acquire()) {
+  // The claim is flushed (by underLock) before anything is sent.
+  const locked = underLock(input.lock, () => claimDeletions(input, token, looked, outcomes, summary));
+  if (locked === null) {
     summary.busy = true;
     return summary;
   }
-  try {
-    const table = input.sheet.read();
-    const again = planDeletion(table, input.digest);
-    if (again.token !== token) {
-      summary.refusedPlan = true;
-      summary.messages.push(DELETE_MSG.planChanged);
-      return summary;
-    }
-    const ledger = input.ledger.read();
-    const now = input.clock.iso();
-    const claims: DuplicateChange[] = [];
-    for (const p of again.planned) {
-      const cid = canonical(p.journalId);
-      const journal = looked.get(cid);
-      if (journal === null) {
-        // Already gone: nothing to send; settled below like a delete.
-        outcomes.set(cid, {
-          状態: DELETE_STATE.deleted,
-          結果: DELETE_MSG.absent(input.clock.stamp()),
-          更新日時: now,
-        });
-        summary.absent.push(p.journalId);
-        continue;
-      }
-      if (!journal || !unchangedJournal(journal, p.record)) {
-        claims.push({
-          journalId: p.journalId,
-          rowNumber: p.rowNumber,
-          patch: { 状態: DELETE_STATE.none, 結果: DELETE_MSG.changed, 更新日時: now },
-        });
-        summary.changed++;
-        continue;
-      }
-      claims.push({
-        journalId: p.journalId,
-        rowNumber: p.rowNumber,
-        patch: {
-          状態: DELETE_STATE.claimed,
-          結果: DELETE_MSG.claimed(input.who, input.clock.stamp()),
-          台帳のキー: keysOf(journal, ledger, String(p.record.台帳のキー)).join(', '),
-          更新日時: now,
-        },
-      });
-      claimed.push(p.journalId);
-    }
-    input.sheet.write(table, claims);
-  } finally {
-    // The claim is flushed before anything is sent.
-    input.lock.flushAndRelease();
+  if (locked.value === null) {
+    summary.refusedPlan = true;
+    summary.messages.push(DELETE_MSG.planChanged);
+    return summary;
   }
+  const claimed = locked.value;
 
   let stop: string | null = null;
   for (const id of claimed) {
