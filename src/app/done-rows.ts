@@ -34,7 +34,7 @@ function sent(record: Pick<LedgerRecord, '状態' | 'MF仕訳ID'>): boolean {
 
 export function doneCounts(table: LedgerTable): DoneCounts {
   const c: DoneCounts = { mf: 0, csv: 0 };
-  for (const r of table.rows) if (sent(r.record)) c[kind(String(r.record.キー))] += 1;
+  for (const r of table.rows) if (sent(r.record)) c[kind(r.record.キー)] += 1;
   return c;
 }
 
@@ -101,9 +101,9 @@ export function sentMoves(
     const was = before.get(c.rowNumber);
     const to = c.patch.状態;
     if (!was || typeof to !== 'string') continue;
-    const from = String(was.状態);
-    if (to === '送信中' && !sent(was)) up[kind(String(was.キー))] += 1;
-    else if ((from === '送信中' || from === '不明') && UNSENT.has(to)) down[kind(String(was.キー))] += 1;
+    const from = was.状態;
+    if (to === '送信中' && !sent(was)) up[kind(was.キー)] += 1;
+    else if ((from === '送信中' || from === '不明') && UNSENT.has(to)) down[kind(was.キー)] += 1;
   }
   return { up, down };
 }

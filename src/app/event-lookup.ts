@@ -39,7 +39,7 @@ export function lookUpEvents(client: MfClient, claimed: readonly Claimed[]): Eve
   let problem: SendResult | null = null;
   if (rows.length > 0) {
     try {
-      for (const w of windows(rows.map((c) => String(c.record.取引日))))
+      for (const w of windows(rows.map((c) => c.record.取引日)))
         for (const j of client.journalsBetween(w.start, w.end)) for (const t of j.tags) byTag.set(t, j.id);
     } catch (e) {
       problem =

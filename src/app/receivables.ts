@@ -192,12 +192,12 @@ export function suggestDeposits(
       .filter(
         (r) =>
           r.record.状態 === '未判定' ||
-          (decided.has(String(r.record.キー)) &&
+          (decided.has(r.record.キー) &&
             r.record.状態 === '要確認' &&
             r.record.判定元 === '' &&
             r.record.メモ === CLASSIFY_MSG.noRule),
       )
-      .map((r) => String(r.record.キー)),
+      .map((r) => r.record.キー),
   );
   // A rule may already say 売掛金 (e.g. フリコミ → 売掛金) without knowing who paid or for what.
   const account = normalizeText(settings.receivableAccount);
@@ -205,13 +205,13 @@ export function suggestDeposits(
     rowsAfter
       .filter(
         (r) =>
-          decided.has(String(r.record.キー)) &&
+          decided.has(r.record.キー) &&
           r.record.状態 === '要確認' &&
-          String(r.record.判定元).startsWith('ルール') &&
-          normalizeText(String(r.record.勘定科目)) === account &&
-          String(r.record.取引先).trim() === '',
+          r.record.判定元.startsWith('ルール') &&
+          normalizeText(r.record.勘定科目) === account &&
+          r.record.取引先.trim() === '',
       )
-      .map((r) => String(r.record.キー)),
+      .map((r) => r.record.キー),
   );
   if (unmatched.size === 0 && toEnrich.size === 0) return [];
   const open = openReceivablesFromValues(ensureSheet(SHEET.receivables).sheet.getDataRange().getValues());

@@ -76,13 +76,10 @@ export function holdRecentlySent(
   if (entries.length === 0) return { rows: rows.slice(), held: 0 };
   let held = 0;
   const out = rows.map((r) => {
-    if (
-      r.状態 !== '未判定' ||
-      !sentRecently(entries, String(r.キー), minute(nowMs), memoryMinutes(graceMinutes))
-    )
+    if (r.状態 !== '未判定' || !sentRecently(entries, r.キー, minute(nowMs), memoryMinutes(graceMinutes)))
       return r;
     held += 1;
-    return { ...r, 状態: '不明', メモ: RECENT_SEND_MEMO };
+    return { ...r, 状態: '不明' as const, メモ: RECENT_SEND_MEMO };
   });
   return { rows: out, held };
 }

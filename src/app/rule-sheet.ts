@@ -94,10 +94,10 @@ export function learnFromApprovals(
 
 export function ruleLines(records: readonly LedgerRecord[]): RuleLine[] {
   return records.map((r) => ({
-    description: String(r.摘要),
-    direction: String(r.入出金),
+    description: r.摘要,
+    direction: r.入出金,
     amount: typeof r.金額 === 'number' ? r.金額 : Number.NaN,
-    account: String(r.口座),
+    account: r.口座,
   }));
 }
 

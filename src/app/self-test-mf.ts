@@ -211,12 +211,12 @@ const OPEN_STATES = new Set(['未判定', '要確認', '送信待ち', '送信�
 function candidate(rows: readonly LedgerRow[], behaviour: MfBehaviour | null): Candidate | null {
   // A row with a pending 操作 may change on the claim: not one to name in a question.
   const waiting = rows.filter((r) => r.record.状態 === '送信待ち' && String(r.record.操作 ?? '') === '');
-  const mf = waiting.find((r) => isMfKey(String(r.record.キー)) && String(r.record.明細ID) !== '');
-  const csv = waiting.find((r) => isCsvKey(String(r.record.キー)));
+  const mf = waiting.find((r) => isMfKey(r.record.キー) && r.record.明細ID !== '');
+  const csv = waiting.find((r) => isCsvKey(r.record.キー));
   const preferCsv = !!csv && behaviour?.journalizeTags !== undefined && behaviour.createTags === undefined;
   const row = preferCsv ? csv : (mf ?? csv);
   if (!row) return null;
-  return { row, key: String(row.record.キー), kind: isMfKey(String(row.record.キー)) ? 'mf' : 'csv' };
+  return { row, key: row.record.キー, kind: isMfKey(row.record.キー) ? 'mf' : 'csv' };
 }
 
 function short(text: unknown, n = 30): string {
@@ -231,7 +231,7 @@ function describeRow(row: LedgerRow): string {
 }
 
 function findRow(key: string): LedgerRow | undefined {
-  return readLedger().rows.find((r) => String(r.record.キー) === key);
+  return readLedger().rows.find((r) => r.record.キー === key);
 }
 
 function isCreate(s: { method: string; path: string }): boolean {
@@ -405,7 +405,7 @@ function secondRun(ctx: SelfTestContext, out: Outcome, p: PendingCheck): void {
     out.add(`同じ登録をもう一度実行して確かめることは、できませんでした（${refused}）。`, '注意');
     return;
   }
-  if (creates.length === 0 && row?.record.状態 === '完了' && String(row.record.MF仕訳ID) === p.journalId) {
+  if (creates.length === 0 && row?.record.状態 === '完了' && row.record.MF仕訳ID === p.journalId) {
     out.add('同じ登録をもう一度実行し、2 回目は何も送られないことを確かめました。');
     return;
   }
@@ -524,9 +524,7 @@ function lastSeen(b: MfBehaviour): CheckOutcome {
 
 /** Open CSV rows in the 台帳 (what a CSV book would still send). */
 function openCsvRows(): number {
-  return readLedger().rows.filter(
-    (r) => isCsvKey(String(r.record.キー)) && OPEN_STATES.has(String(r.record.状態)),
-  ).length;
+  return readLedger().rows.filter((r) => isCsvKey(r.record.キー) && OPEN_STATES.has(r.record.状態)).length;
 }
 
 /** What the last posting check saw, as it stands now (the CSV rule and 照合猶予 are judged again). */
@@ -593,9 +591,7 @@ function postAndLook(ctx: SelfTestContext, behaviour: MfBehaviour, c: Candidate)
       message,
     });
   if (!row || state !== '完了' || !created) {
-    const why = row
-      ? String(row.record.メモ) || (ctx.postMessages ?? []).join(' ')
-      : '台帳で行が見つかりません';
+    const why = row ? row.record.メモ || (ctx.postMessages ?? []).join(' ') : '台帳で行が見つかりません';
     log(false, `${c.key}: ${state} ${why}`);
     const unknown = state === '不明';
     return {
@@ -603,15 +599,15 @@ function postAndLook(ctx: SelfTestContext, behaviour: MfBehaviour, c: Candidate)
       detail: `${describeRow(c.row)}を登録しようとしましたが、${unknown ? '送信の結果が分かりませんでした' : `台帳の行は「${state || '？'}」です`}（${why}）。${unknown ? '照合で確かめます。' : ''}MF の確かめは、次の本番前チェックで行います。`,
     };
   }
-  const journalId = String(row.record.MF仕訳ID);
+  const journalId = row.record.MF仕訳ID;
   log(true, `${describeRow(c.row)}を登録しました（MF仕訳ID ${journalId}）。`);
   out.add(`${describeRow(c.row)}を登録しました（MF仕訳ID ${journalId}）。`);
   const p: PendingCheck = {
     key: c.key,
     kind: c.kind,
     journalId,
-    lineId: String(row.record.明細ID),
-    date: String(row.record.取引日),
+    lineId: row.record.明細ID,
+    date: row.record.取引日,
     postedAt: new Date(created.at).toISOString(),
     waitedMs: 0,
   };

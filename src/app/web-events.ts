@@ -167,9 +167,9 @@ function receiveEvents(e: WebAppEvent): EventAnswer {
 function withStates(plan: EventPlan, rows: readonly LedgerRecord[]): EventPlan {
   const results = plan.results.map((r) => ({ ...r }));
   for (const row of rows) {
-    const i = plan.pending.get(String(row.キー));
+    const i = plan.pending.get(row.キー);
     if (i !== undefined && row.状態 !== '未判定') {
-      results[i].state = String(row.状態);
+      results[i].state = row.状態;
       results[i].message = EVENT_MSG.acceptedHeld;
     }
   }

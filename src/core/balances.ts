@@ -241,9 +241,9 @@ export function balanceRecords(input: BalanceInput): BalanceRecord[] {
         else {
           const pending = input.ledger.filter(
             (r) =>
-              normalizeText(String(r.record.口座)) === normalizeText(a.label) &&
-              String(r.record.取引日) <= monthEnd &&
-              !SETTLED.has(String(r.record.状態)),
+              normalizeText(r.record.口座) === normalizeText(a.label) &&
+              r.record.取引日 <= monthEnd &&
+              !SETTLED.has(r.record.状態),
           );
           const pendingSum = pending.reduce(
             (n, r) => n + nature * (r.record.入出金 === '入金' ? 1 : -1) * Number(r.record.金額 || 0),
@@ -252,8 +252,7 @@ export function balanceRecords(input: BalanceInput): BalanceRecord[] {
           let explained = 0;
           if (pending.length > 0) {
             const states = new Map<string, number>();
-            for (const r of pending)
-              states.set(String(r.record.状態), (states.get(String(r.record.状態)) ?? 0) + 1);
+            for (const r of pending) states.set(r.record.状態, (states.get(r.record.状態) ?? 0) + 1);
             notes.push(
               BALANCE_MSG.pending(
                 pending.length,

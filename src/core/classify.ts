@@ -4,7 +4,7 @@
  * other state are never touched: a classified row is not classified again and a person's decision
  * is never overwritten. Pure and deterministic.
  */
-import type { LedgerRecord, LedgerRow, RowChange } from './ledger';
+import { type LedgerRecord, type LedgerRow, type RowChange, setField } from './ledger';
 import { inSomePeriod, type Masters, type NamedPosting, resolvePosting } from './masters';
 import { matchRule, type Rule } from './rules';
 import { normalizeText } from './text';
@@ -35,9 +35,8 @@ export function dataProblems(record: LedgerRecord, masters?: Masters): string[] 
   const problems: string[] = [];
   // DESIGN §5: a row dated outside every accounting period is never sent; say so when it is classified.
   if (masters) problems.push(...periodProblems(record, masters));
-  const direction = normalizeText(String(record.入出金));
-  if (direction !== '入金' && direction !== '出金')
-    problems.push(CLASSIFY_MSG.badDirection(String(record.入出金)));
+  const direction = normalizeText(record.入出金);
+  if (direction !== '入金' && direction !== '出金') problems.push(CLASSIFY_MSG.badDirection(record.入出金));
   const amount = record.金額;
   if (typeof amount !== 'number' || !Number.isInteger(amount) || amount <= 0) {
     problems.push(CLASSIFY_MSG.badAmount(String(amount)));
@@ -46,7 +45,7 @@ export function dataProblems(record: LedgerRecord, masters?: Masters): string[] 
 }
 
 function periodProblems(record: LedgerRecord, masters: Masters): string[] {
-  const date = String(record.取引日);
+  const date = record.取引日;
   return /^\d{4}-\d{2}-\d{2}$/.test(date) && !inSomePeriod(masters, date)
     ? [CLASSIFY_MSG.outsidePeriod(date)]
     : [];
@@ -111,21 +110,21 @@ export function classifyRows(
     if (text(record.状態) !== '未判定') continue;
     const amount = typeof record.金額 === 'number' ? record.金額 : Number.NaN;
     const rule = matchRule(rules, {
-      description: String(record.摘要),
-      direction: String(record.入出金),
+      description: record.摘要,
+      direction: record.入出金,
       amount,
-      account: String(record.口座),
+      account: record.口座,
     });
     if (!rule && options.keepUnmatched && text(record.勘定科目) === '') continue;
     const desired = decide(record, rule, masters);
     const patch: Partial<LedgerRecord> = {};
     for (const key of Object.keys(desired) as (keyof LedgerRecord)[]) {
       const value = desired[key] as string | number;
-      if (String(record[key]) !== String(value)) patch[key] = value;
+      if (String(record[key]) !== String(value)) setField(patch, key, value);
     }
     if (Object.keys(patch).length === 0) continue;
     patch.更新日時 = now;
-    changes.push({ key: String(record.キー), rowNumber: row.rowNumber, patch });
+    changes.push({ key: record.キー, rowNumber: row.rowNumber, patch });
   }
   return changes;
 }

@@ -137,14 +137,14 @@ export function depositSuggestions(input: DepositSuggestionInput): RowChange[] {
   const changes: RowChange[] = [];
   for (const row of input.rows) {
     const r = row.record;
-    const key = String(r.キー);
+    const key = r.キー;
     const enrich = input.enrichKeys?.has(key) === true;
     if (!input.unmatchedKeys.has(key) && !enrich) continue;
-    if (normalizeText(String(r.入出金)) !== '入金') continue;
-    if (!enrich && String(r.勘定科目).trim() !== '') continue;
+    if (normalizeText(r.入出金) !== '入金') continue;
+    if (!enrich && r.勘定科目.trim() !== '') continue;
     const amount = typeof r.金額 === 'number' ? r.金額 : Number.NaN;
     if (!(amount > 0)) continue;
-    const match = matchDeposit(String(r.摘要), amount, open, input.partners, input.feeTolerance);
+    const match = matchDeposit(r.摘要, amount, open, input.partners, input.feeTolerance);
     if (!match) continue;
     const partners = new Set(match.kind === 'one' ? [match.item.partner] : match.items.map((i) => i.partner));
     const reason =
@@ -154,7 +154,7 @@ export function depositSuggestions(input: DepositSuggestionInput): RowChange[] {
     const patch: RowChange['patch'] = enrich
       ? // The rule's decision stands; the match only adds who paid and for which invoice.
         {
-          判定根拠: `${String(r.判定根拠)} ／ ${reason}`,
+          判定根拠: `${r.判定根拠} ／ ${reason}`,
           メモ: match.kind === 'one' ? DEPOSIT_MSG.review : DEPOSIT_MSG.reviewAmbiguous,
           更新日時: input.now,
         }

@@ -12,24 +12,24 @@ const REMARK_LIMIT = 200;
 
 export function journalizeRequest(record: LedgerRecord, masters: Masters) {
   const resolved = resolvePosting(masters, {
-    勘定科目: String(record.勘定科目),
-    補助科目: String(record.補助科目),
-    税区分: String(record.税区分),
-    取引先: String(record.取引先),
+    勘定科目: record.勘定科目,
+    補助科目: record.補助科目,
+    税区分: record.税区分,
+    取引先: record.取引先,
   });
   if (!resolved.ok) return { ok: false as const, problems: resolved.problems };
   const r = resolved.value;
   return {
     ok: true as const,
     request: {
-      transaction_id: String(record.明細ID),
+      transaction_id: record.明細ID,
       account_id: r.accountId,
       sub_account_id: r.subAccountId,
       tax_id: r.taxId,
       trade_partner_code: r.partnerCode,
-      transaction_date: String(record.取引日),
-      remark: truncateChars(String(record.摘要), REMARK_LIMIT),
-      tags: [remoteTag(String(record.キー))],
+      transaction_date: record.取引日,
+      remark: truncateChars(record.摘要, REMARK_LIMIT),
+      tags: [remoteTag(record.キー)],
     },
   };
 }

@@ -23,7 +23,7 @@ export function csvContentForm(r: Pick<LedgerRecord, '口座' | '取引日' | '�
 export function contentCounts(rows: readonly LedgerRow[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const r of rows) {
-    if (!isCsvKey(String(r.record.キー))) continue;
+    if (!isCsvKey(r.record.キー)) continue;
     const f = csvContentForm(r.record);
     counts.set(f, (counts.get(f) ?? 0) + 1);
   }
@@ -34,9 +34,9 @@ export function contentCounts(rows: readonly LedgerRow[]): Map<string, number> {
 export function csvOccurrence(record: LedgerRecord, twins: number): number | null {
   const amount = Number(record.金額);
   if (!Number.isInteger(amount)) return null;
-  const key = String(record.キー);
+  const key = record.キー;
   for (let n = 1; n <= twins + EXTRA_OCCURRENCES; n++) {
-    if (csvKey(String(record.口座), String(record.取引日), amount, String(record.摘要), n) === key) return n;
+    if (csvKey(record.口座, record.取引日, amount, record.摘要, n) === key) return n;
   }
   return null;
 }
@@ -54,9 +54,9 @@ export const KEY_MSG = {
 
 /** Why this row's key cannot be sent, or null when it fits. `twins`: rows sharing its CSV content. */
 export function keyProblem(record: LedgerRecord, twins = 1): string | null {
-  const key = String(record.キー).trim();
+  const key = record.キー.trim();
   if (isMfKey(key)) {
-    const id = String(record.明細ID);
+    const id = record.明細ID;
     return key.length > 3 && transactionIdOf(key) === id ? null : KEY_MSG.mf(key, id);
   }
   if (isCsvKey(key)) {
@@ -68,14 +68,14 @@ export function keyProblem(record: LedgerRecord, twins = 1): string | null {
     // the row's 口座, which the posting takes the counter account from.
     const source = evtKeySource(key);
     if (source === null) return KEY_MSG.form(key);
-    return source === keyPart(String(record.口座)) ? null : KEY_MSG.evt(key, String(record.口座));
+    return source === keyPart(record.口座) ? null : KEY_MSG.evt(key, record.口座);
   }
   return KEY_MSG.form(key);
 }
 
 /** The key an `mf:` row should have, when its 明細ID says so. */
 export function mfKeyOfRow(record: LedgerRecord): string | null {
-  const id = String(record.明細ID).trim();
+  const id = record.明細ID.trim();
   return id === '' ? null : mfKey(id);
 }
 
@@ -92,7 +92,7 @@ export function guardKeys(rows: readonly LedgerRow[], now: string): RowChange[] 
     const problem = keyProblem(row.record, counts.get(csvContentForm(row.record)) ?? 1);
     if (!problem) continue;
     changes.push({
-      key: String(row.record.キー),
+      key: row.record.キー,
       rowNumber: row.rowNumber,
       patch: { 状態: '要確認', メモ: problem, 更新日時: now },
     });

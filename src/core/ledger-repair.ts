@@ -10,6 +10,7 @@ import {
   type LedgerTable,
   patchesByRow,
   type RowChange,
+  setField,
   splitByOwner,
 } from './ledger';
 import type { LedgerHeader } from './schema';
@@ -77,7 +78,7 @@ export function repairChanges(
   for (const r of before.rows) {
     const patch = patchByRow.get(r.rowNumber) ?? {};
     const want: Partial<LedgerRecord> = {};
-    for (const h of touched) want[h] = h in patch ? patch[h] : r.record[h];
+    for (const h of touched) setField(want, h, h in patch ? patch[h] : r.record[h]);
     Object.assign(want, peopleByRow.get(r.rowNumber));
     if (Object.keys(want).length > 0) intended.set(beforeKeys.get(r.rowNumber) as string, want);
   }

@@ -5,8 +5,43 @@
 import { withoutStrayApostrophe } from './cell-text';
 import { headerIndex } from './headers';
 import { LEDGER_HEADERS, type LedgerHeader, PEOPLE_COLUMNS } from './schema';
+import { isLedgerState, type LedgerState } from './states';
 
-export type LedgerRecord = Record<LedgerHeader, string | number>;
+/** 金額 and 試行回数: a number when the cell parses, else the text a person left (shown and refused, never sent). */
+export type NumberHeader = '金額' | '試行回数';
+
+/** What a person left in 状態 that is no state (a typo, a word of their own): kept as text, never acted on. */
+export type StrayState = string & { readonly __strayState: true };
+
+/** 状態 as read: a state, a cleared cell, or stray text (key-check and 要確認 list the last two). */
+export type StateCell = LedgerState | '' | StrayState;
+
+/**
+ * One 台帳 row parsed once: text columns are text, the number columns numbers (or the stray text), 状態 a
+ * {@link StateCell}. Code compares and copies these without converting them again.
+ */
+export type LedgerRecord = { [H in Exclude<LedgerHeader, NumberHeader | '状態'>]: string } & {
+  [H in NumberHeader]: number | string;
+} & { 状態: StateCell };
+
+/** 状態 text as a {@link StateCell}; white space alone is a cleared cell. */
+export function stateCell(text: string): StateCell {
+  if (isLedgerState(text)) return text;
+  return text.trim() === '' ? '' : (text as StrayState);
+}
+
+/**
+ * Sets one field whatever its header, for the loops over headers (values from a record or from cellText);
+ * 状態 text becomes a {@link StateCell}. The one place a header-indexed write is typed loosely.
+ */
+export function setField(
+  target: Partial<LedgerRecord>,
+  h: LedgerHeader,
+  value: string | number | undefined,
+): void {
+  (target as Partial<Record<LedgerHeader, string | number>>)[h] =
+    h === '状態' && value !== undefined ? stateCell(String(value)) : value;
+}
 
 export interface LedgerRow {
   /** 1-based sheet row number at the time of reading. */
@@ -70,11 +105,12 @@ export function parseLedger(values: readonly (readonly unknown[])[]): LedgerTabl
   const rows: LedgerRow[] = [];
   for (let i = 1; i < values.length; i++) {
     const line = values[i];
-    const record = {} as LedgerRecord;
+    const raw = {} as Record<LedgerHeader, string | number>;
     for (const h of LEDGER_HEADERS) {
       const col = columns.get(h);
-      record[h] = cellText(col === undefined ? '' : line[col], h);
+      raw[h] = cellText(col === undefined ? '' : line[col], h);
     }
+    const record = { ...raw, 状態: stateCell(String(raw.状態)) } as LedgerRecord;
     // A row without a key is not a ledger line (blank rows, notes people typed below the table) —
     // unless it has a 状態 or a 明細ID: then it is a line whose key a person cleared, and it must be
     // seen (listed on 要確認, never sent, never imported a second time).
@@ -162,8 +198,7 @@ export function splitByOwner(changes: readonly RowChange[]): { system: RowChange
     const sys: Partial<LedgerRecord> = {};
     const ppl: Partial<LedgerRecord> = {};
     for (const [h, v] of Object.entries(c.patch) as [LedgerHeader, string | number][]) {
-      if (isPeople(h)) ppl[h] = v;
-      else sys[h] = v;
+      setField(isPeople(h) ? ppl : sys, h, v);
     }
     if (Object.keys(sys).length > 0) system.push({ ...c, patch: sys });
     if (Object.keys(ppl).length > 0) people.push({ ...c, patch: ppl });

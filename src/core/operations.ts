@@ -35,10 +35,10 @@ export function applyOperations(
 ): RowChange[] {
   const changes: RowChange[] = [];
   for (const row of rows) {
-    const op = String(row.record.操作).trim();
+    const op = row.record.操作.trim();
     if (op === '') continue;
-    const state = String(row.record.状態);
-    const key = String(row.record.キー);
+    const state = row.record.状態;
+    const key = row.record.キー;
     const base = { 操作: '', 更新日時: now };
     const allowed = isLedgerState(state) && (ALLOWED[op] ?? []).includes(state);
     if (!allowed) {
@@ -54,10 +54,10 @@ export function applyOperations(
       continue;
     }
     const resolved = resolvePosting(masters, {
-      勘定科目: String(row.record.勘定科目),
-      補助科目: String(row.record.補助科目),
-      税区分: String(row.record.税区分),
-      取引先: String(row.record.取引先),
+      勘定科目: row.record.勘定科目,
+      補助科目: row.record.補助科目,
+      税区分: row.record.税区分,
+      取引先: row.record.取引先,
     });
     if (!resolved.ok) {
       const stay = state === '失敗' ? '失敗' : '要確認';
@@ -68,7 +68,7 @@ export function applyOperations(
       });
       continue;
     }
-    const decidedBy = String(row.record.判定元).trim() === '' ? { 判定元: '手動' } : {};
+    const decidedBy = row.record.判定元.trim() === '' ? { 判定元: '手動' } : {};
     changes.push({
       key,
       rowNumber: row.rowNumber,

@@ -36,10 +36,10 @@ export function reviewItems(table: LedgerTable, nowMs: number, graceMs: number):
   const items: ReviewItem[] = [];
   const counts = contentCounts(table.rows);
   for (const { record: r, rowNumber } of table.rows) {
-    const state = String(r.状態);
-    const age = nowMs - (Date.parse(String(r.更新日時)) || 0);
-    const memo = String(r.メモ);
-    const key = String(r.キー);
+    const state = r.状態;
+    const age = nowMs - (Date.parse(r.更新日時) || 0);
+    const memo = r.メモ;
+    const key = r.キー;
     // A 完了 row's CSV key is not re-hashed (its edits show as 指紋); an mf: key is a string compare.
     const broken =
       state === '除外'
@@ -61,7 +61,7 @@ export function reviewItems(table: LedgerTable, nowMs: number, graceMs: number):
         reason: unknownStateReason(state),
         action: '状態の列は変えないでください。照合が終わるまでお待ちください。',
       });
-    } else if (state === '完了' && String(r.MF仕訳ID).trim() === '') {
+    } else if (state === '完了' && r.MF仕訳ID.trim() === '') {
       items.push({
         record: r,
         rowNumber,
@@ -105,7 +105,7 @@ export function reviewItems(table: LedgerTable, nowMs: number, graceMs: number):
         reason: '送信中のまま止まっています（実行が途中で終わった可能性があります）。',
         action: '次の照合でMFを確認します。そのままお待ちください。',
       });
-    } else if (state === '完了' && String(r.指紋) !== '' && fingerprint(r) !== String(r.指紋)) {
+    } else if (state === '完了' && r.指紋 !== '' && fingerprint(r) !== r.指紋) {
       items.push({
         record: r,
         rowNumber,

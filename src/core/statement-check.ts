@@ -26,7 +26,7 @@ function shown(field: (typeof FIELDS)[number], value: unknown): string {
 export function statementEdits(record: LedgerRecord, facts: StatementFacts): string[] {
   const out: string[] = [];
   for (const f of FIELDS) {
-    const mine = f === '金額' ? Number(record.金額) : String(record[f]).trim();
+    const mine = f === '金額' ? Number(record.金額) : record[f].trim();
     if (mine === facts[f]) continue;
     out.push(`${f}: MF ${shown(f, facts[f])} / 台帳 ${shown(f, record[f])}`);
   }

@@ -125,7 +125,7 @@ function keepCsvApostrophes(
   for (const r of records.values()) sizes.set(group(r), (sizes.get(group(r)) ?? 0) + 1);
   for (const d of descriptions) {
     const r = records.get(d.row);
-    if (!r || !isCsvKey(String(r.キー))) continue;
+    if (!r || !isCsvKey(r.キー)) continue;
     const bare = d.original.replace(leading, '');
     const quotes = d.original.length - bare.length;
     const occurrences = sizes.get(group(r)) ?? 1;
@@ -133,7 +133,7 @@ function keepCsvApostrophes(
       const text = `${"'".repeat(kept)}${bare}`;
       let found = false;
       for (let n = 1; n <= occurrences && !found; n++) {
-        found = csvKey(String(r.口座), String(r.取引日), Number(r.金額), text, n) === r.キー;
+        found = csvKey(r.口座, r.取引日, Number(r.金額), text, n) === r.キー;
       }
       if (!found) continue;
       after[d.row][col] = text;
@@ -157,7 +157,7 @@ function refreshFingerprints(
 ): void {
   const repaired = new Map(parseLedger(after).rows.map((r) => [r.rowNumber, r.record]));
   for (const row of parseLedger(before).rows) {
-    const stored = String(row.record.指紋);
+    const stored = row.record.指紋;
     const now = repaired.get(row.rowNumber);
     if (!now || stored === '') continue;
     // The earlier version read 取引日 with its apostrophes (this one reads past them): either reading.

@@ -18,6 +18,7 @@ import {
   peopleEdited,
   peopleWrites,
   type RowChange,
+  setField,
   splitByOwner,
 } from '../core/ledger';
 import { occurrenceKeys, repairChanges, rowsMoved, withPatchedKeys } from '../core/ledger-repair';
@@ -152,7 +153,7 @@ export function writeLedgerChanges(
         const then = readAt.get(c.rowNumber) as LedgerRecord;
         const patch: Partial<LedgerRecord> = {};
         for (const h of Object.keys(c.patch) as LedgerHeader[])
-          if (!PEOPLE_COLUMNS.has(h)) patch[h] = then[h];
+          if (!PEOPLE_COLUMNS.has(h)) setField(patch, h, then[h]);
         return { ...c, patch };
       });
       writeBlocks(columnWrites(view, toView(restore)), sheet);
@@ -264,7 +265,8 @@ function readKeysAndPeople(
     if (r.rowNumber < first || r.rowNumber > last) return r;
     const cells = grid[r.rowNumber - first] ?? [];
     const record = { ...r.record };
-    for (const [h, c] of cols) record[h as LedgerHeader] = cellText(cells[c - left], h as LedgerHeader);
+    for (const [h, c] of cols)
+      setField(record, h as LedgerHeader, cellText(cells[c - left], h as LedgerHeader));
     return { rowNumber: r.rowNumber, record };
   });
   return { ...table, rows };

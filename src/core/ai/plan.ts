@@ -23,11 +23,11 @@ export function pickCandidates(rows: readonly LedgerRow[], nowMs: number): Ledge
   return rows.filter((row) => {
     const r = row.record;
     return (
-      String(r.状態).trim() === '未判定' &&
-      String(r.勘定科目).trim() === '' &&
-      String(r.操作).trim() === '' &&
-      (byKey.get(String(r.キー))?.length ?? 0) === 1 &&
-      !claimedByLiveRun(String(r.メモ), String(r.更新日時), nowMs)
+      r.状態.trim() === '未判定' &&
+      r.勘定科目.trim() === '' &&
+      r.操作.trim() === '' &&
+      (byKey.get(r.キー)?.length ?? 0) === 1 &&
+      !claimedByLiveRun(r.メモ, r.更新日時, nowMs)
     );
   });
 }
@@ -39,8 +39,8 @@ export function claimRows(
 ): { changes: RowChange[]; candidates: AiCandidate[] } {
   const patch = { メモ: claimMemo(now), 更新日時: now };
   return {
-    changes: rows.map((row) => ({ key: String(row.record.キー), rowNumber: row.rowNumber, patch })),
-    candidates: rows.map((row) => ({ key: String(row.record.キー), claimed: { ...row.record, ...patch } })),
+    changes: rows.map((row) => ({ key: row.record.キー, rowNumber: row.rowNumber, patch })),
+    candidates: rows.map((row) => ({ key: row.record.キー, claimed: { ...row.record, ...patch } })),
   };
 }
 

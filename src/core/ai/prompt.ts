@@ -18,11 +18,11 @@ export interface StatementForAi {
 
 export function statementForAi(record: LedgerRecord): StatementForAi {
   return {
-    取引日: String(record.取引日),
+    取引日: record.取引日,
     金額: record.金額,
-    入出金: String(record.入出金),
-    摘要: maskDigitRuns(String(record.摘要)),
-    口座: maskDigitRuns(String(record.口座)),
+    入出金: record.入出金,
+    摘要: maskDigitRuns(record.摘要),
+    口座: maskDigitRuns(record.口座),
   };
 }
 

@@ -73,7 +73,7 @@ export function csvJournalRequest(
       };
     }
   | { ok: false; problems: string[] } {
-  const sourceName = String(record.口座);
+  const sourceName = record.口座;
   if (!source)
     return {
       ok: false,
@@ -82,10 +82,10 @@ export function csvJournalRequest(
       ],
     };
   const row = resolvePosting(masters, {
-    勘定科目: String(record.勘定科目),
-    補助科目: String(record.補助科目),
-    税区分: String(record.税区分),
-    取引先: String(record.取引先),
+    勘定科目: record.勘定科目,
+    補助科目: record.補助科目,
+    税区分: record.税区分,
+    取引先: record.取引先,
   });
   const counter = resolvePosting(masters, {
     勘定科目: source.勘定科目,
@@ -115,13 +115,13 @@ export function csvJournalRequest(
     value,
   };
   // MF counts characters, not UTF-16 units: never cut an emoji's surrogate pair in half.
-  const description = Array.from(String(record.摘要)).slice(0, MEMO_LIMIT).join('');
-  const expense = String(record.入出金) !== '入金';
+  const description = Array.from(record.摘要).slice(0, MEMO_LIMIT).join('');
+  const expense = record.入出金 !== '入金';
   return {
     ok: true,
     request: {
       journal: {
-        transaction_date: String(record.取引日),
+        transaction_date: record.取引日,
         journal_type: 'journal_entry',
         tags: [tag],
         memo: description || undefined,

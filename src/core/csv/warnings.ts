@@ -14,9 +14,9 @@ export function csvDryRunWarnings(
   sources: readonly CsvSource[],
   masters: Masters,
 ): string[] {
-  const open = rows.filter((r) => isCsvKey(String(r.record.キー)) && !SETTLED.has(String(r.record.状態)));
+  const open = rows.filter((r) => isCsvKey(r.record.キー) && !SETTLED.has(r.record.状態));
   if (open.length === 0) return [];
-  const names = [...new Set(open.map((r) => String(r.record.口座)))];
+  const names = [...new Set(open.map((r) => r.record.口座))];
   const warnings: string[] = [];
   const used: CsvSource[] = [];
   for (const name of names) {
@@ -44,7 +44,7 @@ export function csvDryRunWarnings(
   for (const r of open) {
     const k = `${r.record.口座}\u0000${r.record.取引日}`;
     const set = imports.get(k) ?? new Set<string>();
-    set.add(String(r.record.初回検知));
+    set.add(r.record.初回検知);
     imports.set(k, set);
   }
   const overlap = [...imports].filter(([, set]) => set.size > 1).map(([k]) => k.split('\u0000'));

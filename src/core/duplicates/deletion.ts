@@ -196,11 +196,11 @@ export function ledgerChangesForDeleted(
     );
     for (const row of ledger.rows) {
       if (touched.has(row.rowNumber)) continue;
-      const key = String(row.record.キー);
-      const ownJournal = String(row.record.MF仕訳ID).trim();
+      const key = row.record.キー;
+      const ownJournal = row.record.MF仕訳ID.trim();
       const tied = keys.has(key) || (ownJournal !== '' && canonical(ownJournal) === dId);
       if (!tied) continue;
-      const state = String(row.record.状態);
+      const state = row.record.状態;
       if (state === '除外') continue;
       if (
         state === '完了' &&
@@ -224,7 +224,7 @@ export function ledgerChangesForDeleted(
             状態: '完了',
             MF仕訳ID: String(mine.record.仕訳ID),
             更新日時: now,
-            ...(String(row.record.完了日時) === '' ? { 完了日時: now } : {}),
+            ...(row.record.完了日時 === '' ? { 完了日時: now } : {}),
             メモ: DELETE_MSG.ledgerRelinked(String(d.record.仕訳ID), String(mine.record.仕訳ID)),
           },
         });

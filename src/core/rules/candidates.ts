@@ -168,7 +168,7 @@ export function approvedRows(before: readonly LedgerRow[], ops: readonly RowChan
   const out: LedgerRecord[] = [];
   for (const op of ops) {
     const row = byRow.get(op.rowNumber);
-    if (!row || String(row.record.操作).trim() !== '承認' || op.patch.状態 !== '送信待ち') continue;
+    if (row?.record.操作.trim() !== '承認' || op.patch.状態 !== '送信待ち') continue;
     out.push({ ...row.record, ...op.patch });
   }
   return out;
@@ -203,16 +203,16 @@ function identity(keyword: string, direction: string, account: string): string {
 
 function recordLine(r: LedgerRecord) {
   return {
-    description: String(r.摘要),
-    direction: String(r.入出金),
+    description: r.摘要,
+    direction: r.入出金,
     amount: typeof r.金額 === 'number' ? r.金額 : Number.NaN,
-    account: String(r.口座),
+    account: r.口座,
   };
 }
 
 /** The rule names as decide() in classify.ts applies them: a name the rule leaves empty keeps the row's. */
 function ruleGives(rule: Rule, r: LedgerRecord): boolean {
-  return NAME_FIELDS.every((f) => rule[f] === '' || normalizeText(rule[f]) === normalizeText(String(r[f])));
+  return NAME_FIELDS.every((f) => rule[f] === '' || normalizeText(rule[f]) === normalizeText(r[f]));
 }
 
 /** Our columns say nothing (an unticked checkbox reads as false): a slot for a new candidate. */
@@ -272,7 +272,7 @@ export function learnCandidates(input: {
     const rule = matchRule(input.rules, line);
     if (rule && ruleGives(rule, r)) continue;
     const keyword = deriveKeyword(line.description);
-    const account = String(r.勘定科目).trim();
+    const account = r.勘定科目.trim();
     if (!keyword || account === '') continue;
     const direction = normalizeText(line.direction);
     const id = identity(keyword, direction, account);
@@ -289,8 +289,8 @@ export function learnCandidates(input: {
       added++;
     } else if (!touched.has(row)) updated++;
     touched.add(row);
-    for (const f of NAME_FIELDS) setCell(table, row, f, String(r[f]).trim());
-    setCell(table, row, '摘要の例', String(r.摘要));
+    for (const f of NAME_FIELDS) setCell(table, row, f, r[f].trim());
+    setCell(table, row, '摘要の例', r.摘要);
     setCell(
       table,
       row,
