@@ -93,7 +93,7 @@ export interface WriteOptions {
    * system cells only (the claim: a row must not be sent on what a person has just corrected). Without
    * it only changes that write people-owned cells are checked (an outcome is always recorded).
    */
-  yieldRows?: boolean;
+  yieldRows?: boolean | ((change: RowChange) => boolean);
 }
 
 /**
@@ -106,8 +106,9 @@ export interface WriteOptions {
  * input (DESIGN §4: a human decision is never overwritten). Sheets has no conditional write: what is
  * left is the one call between that read and the write.
  *
- * Then flushes and checks that no row moved under the write (a person sorting or inserting rows while
- * we hold the lock); if one did, rewrites every touched row by key (ledger-repair.ts).
+ * Then reads the キー column back (the read applies our writes) and checks that no row moved under
+ * the write (a person sorting or inserting rows while we hold the lock); if one did, rewrites every
+ * touched row by key (ledger-repair.ts).
  */
 export function writeLedgerChanges(
   table: LedgerTable,
