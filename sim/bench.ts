@@ -27,7 +27,7 @@ const PARALLEL = 2;
 /** A larger young generation: the big getValues payloads otherwise spend most of the time in GC. */
 const CHILD_FLAGS = ['--max-semi-space-size=64'];
 
-const E_SIZES = QUICK ? [10_000] : [10_000, 100_000];
+const E_SIZES = QUICK ? [10_000] : [10_000, 100_000, 200_000];
 const N_SIZES = QUICK ? [100, 1_000] : [100, 1_000, 10_000];
 
 /**

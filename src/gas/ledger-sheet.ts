@@ -71,15 +71,36 @@ function writePeople(writes: readonly PeopleWrite[], sheet: Sheet): void {
   setCellBlocks(sheet, blocks, ledgerTextChecked() !== null, lists);
 }
 
-/** The キー column over the rows `table` was read from, as the sheet holds it now (one call). */
-function keysNow(table: LedgerTable, sheet: Sheet): unknown[] {
+/**
+ * The キー column as the sheet holds it now (one call), over the rows a write touched (`span`) or, without
+ * one, every row `table` was read from: a block write covers its span and nothing else, so rows that
+ * moved outside it cannot have received our cells. Returned from row 2 (cells above the span empty).
+ */
+function keysNow(table: LedgerTable, sheet: Sheet, span?: { first: number; last: number }): unknown[] {
   const col = table.columns.get('キー');
-  const last = table.rows.length ? table.rows[table.rows.length - 1].rowNumber : 1;
-  if (col === undefined || last < 2) return [];
-  return sheet
-    .getRange(2, col + 1, last - 1, 1)
+  const lastRead = table.rows.length ? table.rows[table.rows.length - 1].rowNumber : 1;
+  const first = span ? span.first : 2;
+  const last = span ? span.last : lastRead;
+  if (col === undefined || last < 2 || last < first) return [];
+  const keys = sheet
+    .getRange(first, col + 1, last - first + 1, 1)
     .getValues()
     .map((r) => keyCellText(r[0]));
+  return [...new Array<unknown>(first - 2).fill(undefined), ...keys];
+}
+
+/** The rows a write of `changes` covers, and `table` cut to them (for the read-back). */
+function written(
+  table: LedgerTable,
+  changes: readonly RowChange[],
+): LedgerTable & { span: { first: number; last: number } } {
+  const numbers = changes.map((c) => c.rowNumber);
+  const span = { first: Math.min(...numbers), last: Math.max(...numbers) };
+  return {
+    ...table,
+    rows: table.rows.filter((r) => r.rowNumber >= span.first && r.rowNumber <= span.last),
+    span,
+  };
 }
 
 /** What a write did: changes held back because a person edited the row's own cells meanwhile. */
@@ -119,7 +140,10 @@ export function writeLedgerChanges(
   if (changes.length === 0) return { withheld: [] };
   writeBlocks(columnWrites(table, changes), sheet);
   const peopleRows = new Set(splitByOwner(changes).people.map((c) => c.rowNumber));
-  const checked = options.yieldRows ? changes : changes.filter((c) => peopleRows.has(c.rowNumber));
+  const yields = options.yieldRows;
+  const checked = changes.filter(
+    (c) => peopleRows.has(c.rowNumber) || (typeof yields === 'function' ? yields(c) : !!yields),
+  );
   let applied: readonly RowChange[] = changes;
   let withheld: RowChange[] = [];
   if (!SAFETY.yieldToPeople) writePeople(peopleWrites(table, changes), sheet);
@@ -161,10 +185,17 @@ export function writeLedgerChanges(
     if (moved) writeBlocks(columnWrites(view, repairChanges(table, applied, view)), sheet);
   }
   if (!SAFETY.reorderCheck) return { withheld };
-  SpreadsheetApp.flush();
+  // No flush first: the read-back itself applies our pending writes before it reads (gas-platform.md
+  // §2.2, "a later read that forces them"), and the lock's release flushes (one flush per section).
   let current = withPatchedKeys(table, applied);
   let repaired = false;
-  for (let round = 0; rowsMoved(current, keysNow(current, sheet)); round++) {
+  // The first check reads back only the span written (at 200,000 rows the whole column is 0.2 M cells).
+  const firstCheck = written(current, changes);
+  const moved = (round: number) =>
+    round === 0
+      ? rowsMoved(firstCheck, keysNow(firstCheck, sheet, firstCheck.span))
+      : rowsMoved(current, keysNow(current, sheet));
+  for (let round = 0; moved(round); round++) {
     if (round === REPAIR_ROUNDS) {
       throw new Error(
         '書き込み中に台帳の行が何度も並べ替えられたため中断しました。並べ替えをやめてから、もう一度実行してください。',
