@@ -146,6 +146,8 @@ export function writeLedgerChanges(
   );
   let applied: readonly RowChange[] = changes;
   let withheld: RowChange[] = [];
+  // The re-read of people's cells came after every write and found each row holding its key.
+  let verified = false;
   if (!SAFETY.yieldToPeople) writePeople(peopleWrites(table, changes), sheet);
   else if (checked.length > 0) {
     // One read, as late as possible (it also applies our pending writes): the keys where we write, to
@@ -169,7 +171,9 @@ export function writeLedgerChanges(
         const row = viewRow.get(c.rowNumber);
         return row === undefined ? [] : [{ ...c, rowNumber: row }];
       });
-    writePeople(peopleWrites(view, toView(applied)), sheet);
+    const people = peopleWrites(view, toView(applied));
+    writePeople(people, sheet);
+    verified = !moved && people.length === 0 && withheld.length === 0;
     if (withheld.length > 0) {
       // Their system cells went out first: put back what was read (we hold the lock, so only a person
       // could have changed them since, and those are system-owned).
@@ -191,9 +195,10 @@ export function writeLedgerChanges(
   let repaired = false;
   // The first check reads back only the span written (at 200,000 rows the whole column is 0.2 M cells).
   const firstCheck = written(current, changes);
+  // When the re-read of people's cells was the last call after our writes, it was the read-back.
   const moved = (round: number) =>
     round === 0
-      ? rowsMoved(firstCheck, keysNow(firstCheck, sheet, firstCheck.span))
+      ? !verified && rowsMoved(firstCheck, keysNow(firstCheck, sheet, firstCheck.span))
       : rowsMoved(current, keysNow(current, sheet));
   for (let round = 0; moved(round); round++) {
     if (round === REPAIR_ROUNDS) {
