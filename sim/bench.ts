@@ -27,7 +27,7 @@ const PARALLEL = 2;
 /** A larger young generation: the big getValues payloads otherwise spend most of the time in GC. */
 const CHILD_FLAGS = ['--max-semi-space-size=64'];
 
-const E_SIZES = QUICK ? [10_000] : [10_000, 100_000];
+const E_SIZES = QUICK ? [10_000] : [10_000, 100_000, 200_000];
 const N_SIZES = QUICK ? [100, 1_000] : [100, 1_000, 10_000];
 
 /**
@@ -286,6 +286,64 @@ function reading(results: JobSummary[]): string {
   ].join(' ');
 }
 
+/** A consumer account's daily quotas (reference/gas-platform.md §6; Properties: 50,000 reads/writes a day). */
+const CONSUMER_DAY = { triggerMinutes: 90, fetches: 20_000, properties: 50_000 };
+/** The scheduled runs that find little to do, every 10 minutes (src/core/quota.ts DEFAULT_RUN_COST.on). */
+const IDLE_RUNS = { perDay: 144, seconds: 6, fetches: 3 };
+
+/**
+ * What 1,000 new lines cost of one office's daily quotas (import, classify and every posting run, all
+ * triggers), from the kicho jobs with N ≥ 1,000, and a day of 10,000 lines with the idle scheduled runs.
+ */
+function daySection(results: readonly JobSummary[]): string[] {
+  const jobs = results.filter((r) => r.spec.impl === 'kicho' && r.spec.n >= 1_000);
+  if (jobs.length === 0) return [];
+  const lines = [
+    '### 1 日の割り当て: 1,000 件あたり（取込・判定・登録、すべてトリガー）と 1 日 10,000 件',
+    '',
+    '| N | E | 上限 | トリガー時間 (分) / 1,000 件 | UrlFetch / 1,000 件 | Properties / 1,000 件 | Sheets / 1,000 件 | 10,000 件の日: トリガー時間 (分) | UrlFetch | Properties | 無料アカウントに収まるか |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const r of jobs) {
+    const t = r.totals;
+    const per = 1_000 / r.spec.n;
+    const mark = r.extrapolated ? '~' : '';
+    const minutes = (t.virtualMs / 60_000) * per;
+    const dayMinutes = minutes * 10 + (IDLE_RUNS.perDay * IDLE_RUNS.seconds) / 60;
+    const dayFetches = t.urlFetches * per * 10 + IDLE_RUNS.perDay * IDLE_RUNS.fetches;
+    const dayProps = t.propertyOps * per * 10;
+    const fits =
+      dayMinutes <= CONSUMER_DAY.triggerMinutes &&
+      dayFetches <= CONSUMER_DAY.fetches &&
+      dayProps <= CONSUMER_DAY.properties;
+    lines.push(
+      [
+        '',
+        int(r.spec.n),
+        int(r.spec.e),
+        String(r.spec.batch),
+        mark + minutes.toFixed(1),
+        mark + int(t.urlFetches * per),
+        mark + int(t.propertyOps * per),
+        mark + int(t.sheetsCalls * per),
+        mark + dayMinutes.toFixed(0),
+        mark + int(dayFetches),
+        mark + int(dayProps),
+        fits ? 'はい' : '**いいえ**',
+        '',
+      ]
+        .join(' | ')
+        .trim(),
+    );
+  }
+  lines.push(
+    '',
+    `上限（無料アカウント）: トリガー ${CONSUMER_DAY.triggerMinutes} 分、UrlFetch ${int(CONSUMER_DAY.fetches)} 回、Properties ${int(CONSUMER_DAY.properties)} 回。1 日の値は 1,000 件あたり × 10 に、10 分ごとの定期実行 ${IDLE_RUNS.perDay} 回（1 回 ${IDLE_RUNS.seconds} 秒・${IDLE_RUNS.fetches} 回の UrlFetch）を足した見積もりです（模擬）。`,
+    '',
+  );
+  return lines;
+}
+
 function auditTable(results: readonly AuditResult[]): string[] {
   const mb = (b: number) => (b / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: 1 });
   const lines = [
@@ -424,6 +482,7 @@ async function main(): Promise<void> {
   );
   if (notes.length > 0) out.push('Notes from the runs:', ...notes, '');
   out.push('#### Reading', '', reading(results), '');
+  out.push(...daySection(results));
   out.push(...auditSection(audits));
   out.push(...eventsSection());
   out.push(`(bench finished in ${sec(performance.now() - t0)} s real)`);

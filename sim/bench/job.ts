@@ -32,6 +32,7 @@ export interface Totals {
   executions: number;
   sheetsCalls: number;
   urlFetches: number;
+  propertyOps: number;
   virtualMs: number;
   realMs: number;
 }
@@ -61,6 +62,7 @@ function sum(list: readonly ExecutionFigures[]): Totals {
     executions: list.length,
     sheetsCalls: list.reduce((a, x) => a + x.sheetsCalls, 0),
     urlFetches: list.reduce((a, x) => a + x.urlFetches, 0),
+    propertyOps: list.reduce((a, x) => a + x.propertyOps, 0),
     virtualMs: list.reduce((a, x) => a + x.virtualMs, 0),
     realMs: list.reduce((a, x) => a + x.realMs, 0),
   };
@@ -71,6 +73,7 @@ function add(a: Totals, b: Totals, times = 1): Totals {
     executions: a.executions + b.executions * times,
     sheetsCalls: a.sheetsCalls + b.sheetsCalls * times,
     urlFetches: a.urlFetches + b.urlFetches * times,
+    propertyOps: a.propertyOps + b.propertyOps * times,
     virtualMs: a.virtualMs + b.virtualMs * times,
     realMs: a.realMs + b.realMs * times,
   };
@@ -81,6 +84,7 @@ function scale(a: Totals, k: number): Totals {
     executions: a.executions * k,
     sheetsCalls: a.sheetsCalls * k,
     urlFetches: a.urlFetches * k,
+    propertyOps: a.propertyOps * k,
     virtualMs: a.virtualMs * k,
     realMs: a.realMs * k,
   };

@@ -226,6 +226,8 @@ export interface ExecutionFigures {
   status: ExecutionResult['status'];
   sheetsCalls: number;
   urlFetches: number;
+  /** Properties reads and writes (a daily quota of their own). */
+  propertyOps: number;
   virtualMs: number;
   realMs: number;
   error?: string;
@@ -238,6 +240,7 @@ export function figures(name: string, r: ExecutionResult, realMs: number): Execu
     status: r.status,
     sheetsCalls: c.sheetsReads + c.sheetsWrites + c.flushes,
     urlFetches: c.urlFetches,
+    propertyOps: c.propertyOps,
     virtualMs: r.endedAt - r.startedAt,
     realMs,
     error: r.error ? `${r.error.name}: ${r.error.message}`.slice(0, 200) : undefined,

@@ -13,6 +13,7 @@ import { postingBlockedBy } from '../core/self-test';
 import { importWindow, SETTING_NEEDS, type Settings } from '../core/settings';
 import { scriptClock, today } from '../gas/clock';
 import { confirmByTyping } from '../gas/dialog';
+import { postingReader } from '../gas/ledger-scan';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient, officeRefusal } from '../gas/mf-connection';
@@ -120,11 +121,13 @@ export function runPost(
     return known;
   };
   const applied: { rows: readonly LedgerRow[]; ops: readonly RowChange[] }[] = [];
+  // Only the columns and rows posting needs (issue 18); a previewed plan is checked on the whole 台帳.
+  const reader = previewed ? null : postingReader(sheet);
   const summary = runProtocol({
     ledger: {
       // Reads and writes happen under the lock: the watch on completed rows goes with them.
       read: () => {
-        const table = readLedger(sheet);
+        const table = reader ? reader.read() : readLedger(sheet);
         if (!watched) {
           watched = true;
           const gone = watchDoneRows(table);
@@ -132,7 +135,11 @@ export function runPost(
         }
         return table;
       },
-      write: (table, raw, options) => {
+      write: (read, rawChanges, options) => {
+        // A change to a row the scan did not read whole: the whole 台帳 first (rare: rows moved).
+        const { table, changes: raw } = reader
+          ? reader.wholeFor(read, rawChanges)
+          : { table: read, changes: rawChanges };
         // MF's words reach メモ: whatever piece of a credential they echo is cut first (DESIGN §9.5).
         const changes = raw.map((c) =>
           typeof c.patch.メモ === 'string' && c.patch.メモ !== ''

@@ -9,12 +9,15 @@ import { SHEET, type SheetName } from '../core/schema';
 import { blockingProblems, type SettingProblem, type Settings } from '../core/settings';
 import { rememberLedgerLayout } from '../gas/run-state';
 import { readSettings } from '../gas/settings-sheet';
+import { isSnapshotSheet, sheetValues } from '../gas/sheet-snapshot';
 import { activeBook } from '../gas/workbook';
 import type { RunResult } from './run';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-function headerRow(sheet: Sheet): unknown[] {
+function headerRow(sheet: Sheet, name: string): unknown[] {
+  // 設定・マスタ・取込元 are read whole once: the run reads them next anyway (sheet-snapshot.ts).
+  if (isSnapshotSheet(name)) return sheetValues(sheet, name)[0] ?? [];
   return sheet.getRange('1:1').getValues()[0] ?? [];
 }
 
@@ -41,7 +44,7 @@ export function preflight(...needs: SheetName[]): RunResult | null {
   const found = new Map<string, unknown[] | undefined>();
   for (const name of needs) {
     const sheet = book.getSheetByName(name);
-    found.set(name, sheet ? headerRow(sheet) : undefined);
+    found.set(name, sheet ? headerRow(sheet, name) : undefined);
   }
   const lookalikes = needs.includes(SHEET.ledger) && !found.get(SHEET.ledger) ? ledgerLookalikes() : [];
   const problems = shapeProblems(needs, found, lookalikes);

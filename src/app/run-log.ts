@@ -3,7 +3,7 @@ import { redactSecrets } from '../core/redact';
 import { LOG_HEADERS, SHEET } from '../core/schema';
 import { knownSecrets } from '../gas/properties';
 import { currentUserEmail } from '../gas/session';
-import { prependRecords, systemSheet } from '../gas/workbook';
+import { prependRecords, systemSheetAndHeader } from '../gas/workbook';
 
 /** ログ keeps this many lines (a 15-minute trigger writes about 35,000 a year). */
 export const LOG_LINES_KEPT = 5_000;
@@ -22,7 +22,7 @@ export interface RunLogEntry {
  */
 export function appendRunLog(entry: RunLogEntry): void {
   try {
-    const sheet = systemSheet(SHEET.log, LOG_HEADERS);
+    const { sheet, header } = systemSheetAndHeader(SHEET.log, LOG_HEADERS);
     const record: Record<(typeof LOG_HEADERS)[number], string | number> = {
       日時: new Date().toISOString(),
       実行者: currentUserEmail() || MSG.unknownUser,
@@ -32,7 +32,7 @@ export function appendRunLog(entry: RunLogEntry): void {
       件数: entry.count,
       メッセージ: redactSecrets(entry.message, knownSecrets()),
     };
-    prependRecords(sheet, [record], LOG_LINES_KEPT);
+    prependRecords(sheet, [record], LOG_LINES_KEPT, header);
   } catch (e) {
     console.error(`ログへの書き込みに失敗しました: ${String(e)}`);
   }

@@ -54,6 +54,11 @@ export interface LedgerTable {
   columns: Map<string, number>;
   width: number;
   rows: LedgerRow[];
+  /**
+   * Set when only rows first..last were read whole (the posting scan, gas/ledger-scan.ts): the other
+   * rows hold only キー, 状態, 操作 and MF仕訳ID. Absent: every row is whole.
+   */
+  partial?: { first: number; last: number };
 }
 
 const NUMBER_COLUMNS: ReadonlySet<LedgerHeader> = new Set(['金額', '試行回数']);
@@ -235,6 +240,9 @@ export function columnWrites(table: LedgerTable, changes: readonly RowChange[]):
   }
   const first = Math.min(...byRow.keys());
   const last = Math.max(...byRow.keys());
+  // Cells written back "as read" must have been read: never a block over rows read in part.
+  if (table.partial && (first < table.partial.first || last > table.partial.last))
+    throw new Error(`rows ${first}–${last} were not read whole`);
   const bridgeable = (col: number) => {
     const h = headerAt.get(col);
     return h !== undefined && !isPeople(h);

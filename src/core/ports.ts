@@ -12,12 +12,13 @@ export interface LedgerPort {
   read(): LedgerTable;
   /**
    * Writes the changes (re-located by the caller) in as few calls as possible. With `yieldRows`, the
-   * change of a row a person edited since the read is held back and returned (never sent on stale input).
+   * change of a row a person edited since the read is held back and returned (never sent on stale input);
+   * as a predicate, only the changes it accepts yield (a settled outcome never does).
    */
   write(
     table: LedgerTable,
     changes: readonly RowChange[],
-    options?: { yieldRows?: boolean },
+    options?: { yieldRows?: boolean | ((change: RowChange) => boolean) },
   ): { withheld: readonly RowChange[] } | undefined;
 }
 

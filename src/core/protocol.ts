@@ -1,6 +1,7 @@
 /**
  * The posting protocol as one visible loop (DESIGN §5): claim under the lock → flush → release →
- * send → settle under the lock, in chunks, until the batch limit or the time budget is reached.
+ * send → settle under the lock, in chunks, until the batch limit or the time budget is reached. The
+ * settle of one chunk and the claim of the next share one lock section (one read, one write).
  * Each phase is a named function with an explicit result; the ports hide Apps Script.
  */
 import { claimChunk, STOP_SENDING_AT_MS } from './budget';
@@ -76,29 +77,68 @@ type ClaimOutcome =
   | { kind: 'nothing'; operations: number; guarded: number }
   | { kind: 'claimed'; claimed: Claimed[]; operations: number; guarded: number; waiting: number };
 
-function claimPhase(
+/** The previous chunk's outcomes, settled in the same lock as the next claim (one read, one write). */
+interface Settle {
+  claimed: readonly Claimed[];
+  results: readonly SendResult[];
+}
+
+/** Phase 3's changes: re-locate each row by key (people may have sorted while we sent). */
+function settleChanges(table: LedgerTable, settle: Settle, now: string): RowChange[] {
+  const located = relocate(table.rows, settle.claimed);
+  const changes: RowChange[] = [];
+  settle.claimed.forEach((c, i) => {
+    const row = located.get(c.key);
+    if (row)
+      changes.push({ key: c.key, rowNumber: row.rowNumber, patch: settlePatch(c, settle.results[i], now) });
+  });
+  return changes;
+}
+
+/**
+ * One lock section: settle the chunk just sent (if any), then — when `limit` > 0 — apply pending 操作,
+ * the guards and claim the next chunk, all from one read and in one write. The settle's outcomes are
+ * always written (never held back for a person's edit); only the claim's rows yield to people.
+ */
+function lockedPhase(
   input: PostingInput,
   limit: number,
   first: boolean,
+  settle: Settle | null,
 ): Exclude<ClaimOutcome, { kind: 'busy' }> {
   const now = input.clock.iso();
   const table = input.ledger.read();
+  const settled = settle ? settleChanges(table, settle, now) : [];
+  if (limit === 0) {
+    input.ledger.write(table, settled);
+    return { kind: 'nothing', operations: 0, guarded: 0 };
+  }
   const refused = first && input.plan ? input.plan.changed(table) : null;
   if (refused) return { kind: 'refused', message: refused };
-  const planned = applyOperations(table.rows, input.masters, input.who, now);
-  const afterOps = applyChanges(table, planned);
-  const guards = [...guardDuplicateKeys(afterOps.rows, now), ...guardKeys(afterOps.rows, now)];
-  const afterGuards = applyChanges(afterOps, guards);
-  const claim = planClaim(afterGuards.rows, limit, now, input.plan?.keys);
-  const written = input.ledger.write(
-    table,
-    merge([...planned, ...guards, ...(SAFETY.claimBeforeSend ? claim.changes : [])]),
-    { yieldRows: true },
+  // A row just settled is left to the next section (a change merged with its outcome could be held
+  // back for a person's edit, and the outcome with it): its outcome is written whatever a person typed.
+  const settledRows = new Set(settled.map((c) => c.rowNumber));
+  const notSettled = (c: { rowNumber: number }) => !settledRows.has(c.rowNumber);
+  const afterSettle = applyChanges(table, settled);
+  const planned = applyOperations(afterSettle.rows, input.masters, input.who, now).filter(notSettled);
+  const afterOps = applyChanges(afterSettle, planned);
+  const guards = [...guardDuplicateKeys(afterOps.rows, now), ...guardKeys(afterOps.rows, now)].filter(
+    notSettled,
   );
+  const afterGuards = applyChanges(afterOps, guards);
+  const planAll = planClaim(afterGuards.rows, limit + settledRows.size, now, input.plan?.keys);
+  const claim = {
+    claimed: planAll.claimed.filter(notSettled).slice(0, limit),
+    changes: planAll.changes.filter(notSettled).slice(0, limit),
+  };
+  const yielding = merge([...planned, ...guards, ...(SAFETY.claimBeforeSend ? claim.changes : [])]);
+  const written = input.ledger.write(table, merge([...settled, ...yielding]), {
+    yieldRows: settled.length === 0 ? true : notSettled,
+  });
   // A row a person edited since the read is neither claimed nor changed: the next claim sees their input.
   const held = new Set((written?.withheld ?? []).map((c) => c.rowNumber));
   const operations = planned.filter((o) => !held.has(o.rowNumber));
-  if (operations.length > 0) input.onOperations?.(table.rows, operations);
+  if (operations.length > 0) input.onOperations?.(afterSettle.rows, operations);
   const claimed = claim.claimed.filter((c) => !held.has(c.rowNumber));
   const waiting = afterGuards.rows.filter((r) => r.record.状態 === '送信待ち').length;
   const done = {
@@ -108,9 +148,14 @@ function claimPhase(
   return claimed.length === 0 ? { kind: 'nothing', ...done } : { kind: 'claimed', claimed, waiting, ...done };
 }
 
-/** Phase 1 as a step of the loop: under the lock, or busy. */
-function claimUnderLock(input: PostingInput, limit: number, first: boolean): ClaimOutcome {
-  return underLock(input.lock, () => claimPhase(input, limit, first))?.value ?? { kind: 'busy' };
+/** A lock section as a step of the loop: done under the lock, or busy. */
+function underLockPhase(
+  input: PostingInput,
+  limit: number,
+  first: boolean,
+  settle: Settle | null,
+): ClaimOutcome {
+  return underLock(input.lock, () => lockedPhase(input, limit, first, settle))?.value ?? { kind: 'busy' };
 }
 
 /** Phase 2, outside the lock: one send per claimed row, stopping early on auth failure or time. */
@@ -149,28 +194,6 @@ function sendPhase(
   return { results, stoppedBy, authMessage };
 }
 
-/** Phase 3, under the lock: re-locate each row by key and write every outcome in one batch. */
-function settlePhase(input: PostingInput, claimed: readonly Claimed[], results: readonly SendResult[]): void {
-  const now = input.clock.iso();
-  const table = input.ledger.read();
-  const located = relocate(table.rows, claimed);
-  const changes: RowChange[] = [];
-  claimed.forEach((c, i) => {
-    const row = located.get(c.key);
-    if (row) changes.push({ key: c.key, rowNumber: row.rowNumber, patch: settlePatch(c, results[i], now) });
-  });
-  input.ledger.write(table, changes);
-}
-
-/** Phase 3 as a step of the loop: settled, or busy (our rows stay 送信中 until reconcile looks). */
-function settleUnderLock(
-  input: PostingInput,
-  claimed: readonly Claimed[],
-  results: readonly SendResult[],
-): 'settled' | 'busy' {
-  return underLock(input.lock, () => settlePhase(input, claimed, results)) ? 'settled' : 'busy';
-}
-
 /** Counts one chunk's send results into the summary (the one place the outcomes are counted). */
 function tally(summary: PostingSummary, results: readonly SendResult[]): void {
   summary.posted += count(results, 'created', 'found');
@@ -196,17 +219,34 @@ export function postApproved(input: PostingInput): PostingSummary {
     messages: [],
   };
   let total = 0;
+  let settle: Settle | null = null;
+  let sentStop: ReturnType<typeof sendPhase> | null = null;
+  let lastSize = 0;
   for (;;) {
-    const size = claimChunk(input.clock.now() - input.startedAt, input.batchLimit - summary.claimed);
-    if (size === 0) {
+    // Whether to claim another chunk in this section: not after a stop, a short chunk or the budget.
+    const size =
+      sentStop?.stoppedBy || (settle && settle.claimed.length < lastSize)
+        ? 0
+        : claimChunk(input.clock.now() - input.startedAt, input.batchLimit - summary.claimed);
+    if (size === 0 && !settle) {
       summary.stoppedBy = summary.claimed >= input.batchLimit ? 'limit' : 'time';
       break;
     }
-    const claim = claimUnderLock(input, size, summary.claimed === 0);
+    const claim = underLockPhase(input, size, summary.claimed === 0, settle);
     if (claim.kind === 'busy') {
+      if (settle) summary.messages.push(PROTOCOL_MSG.lockLostBeforeSettle);
       summary.busy = summary.claimed === 0;
       summary.stoppedBy = 'lock';
       break;
+    }
+    if (settle && sentStop) {
+      tally(summary, sentStop.results);
+      input.progress?.(summary.claimed - summary.returned, total);
+      if (sentStop.stoppedBy) {
+        summary.stoppedBy = sentStop.stoppedBy;
+        summary.authMessage = sentStop.authMessage;
+        break;
+      }
     }
     if (claim.kind === 'refused') {
       summary.stoppedBy = 'plan-changed';
@@ -215,24 +255,18 @@ export function postApproved(input: PostingInput): PostingSummary {
     }
     summary.operations += claim.operations;
     summary.needsReview += claim.guarded;
+    if (size === 0 && settle) {
+      // Settled the last chunk without claiming: why no further chunk was claimed.
+      if (settle.claimed.length >= lastSize)
+        summary.stoppedBy = summary.claimed >= input.batchLimit ? 'limit' : 'time';
+      break;
+    }
     if (claim.kind === 'nothing') break;
     if (summary.claimed === 0) total = Math.min(claim.waiting, input.batchLimit);
     summary.claimed += claim.claimed.length;
-
-    const sent = sendPhase(input, claim.claimed);
-    if (settleUnderLock(input, claim.claimed, sent.results) === 'busy') {
-      summary.messages.push(PROTOCOL_MSG.lockLostBeforeSettle);
-      summary.stoppedBy = 'lock';
-      break;
-    }
-    tally(summary, sent.results);
-    input.progress?.(summary.claimed - summary.returned, total);
-    if (sent.stoppedBy) {
-      summary.stoppedBy = sent.stoppedBy;
-      summary.authMessage = sent.authMessage;
-      break;
-    }
-    if (claim.claimed.length < size) break;
+    lastSize = size;
+    sentStop = sendPhase(input, claim.claimed);
+    settle = { claimed: claim.claimed, results: sentStop.results };
   }
   return summary;
 }

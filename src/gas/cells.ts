@@ -9,6 +9,7 @@
  */
 import { asText } from '../core/cell-text';
 import { columnLetter } from '../core/headers';
+import { forgetSnapshots } from './sheet-snapshot';
 
 type Range = GoogleAppsScript.Spreadsheet.Range;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -173,6 +174,8 @@ export function setCellBlocks(
   fixPlainText = true,
   lists: readonly CellList[] = [],
 ): void {
+  // A sheet kicho writes is read afresh afterwards (設定・マスタ・取込元 are otherwise read once).
+  forgetSnapshots();
   const some = blocks.filter((b) => b.cells.length > 0 && b.cells[0].length > 0);
   const someLists = lists.filter((l) => l.rows.length > 0);
   if (some.length === 0 && someLists.length === 0) return;

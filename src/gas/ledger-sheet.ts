@@ -72,15 +72,36 @@ function writePeople(writes: readonly PeopleWrite[], sheet: Sheet): void {
   setCellBlocks(sheet, blocks, ledgerTextChecked() !== null, lists);
 }
 
-/** The キー column over the rows `table` was read from, as the sheet holds it now (one call). */
-function keysNow(table: LedgerTable, sheet: Sheet): unknown[] {
+/**
+ * The キー column as the sheet holds it now (one call), over the rows a write touched (`span`) or, without
+ * one, every row `table` was read from: a block write covers its span and nothing else, so rows that
+ * moved outside it cannot have received our cells. Returned from row 2 (cells above the span empty).
+ */
+function keysNow(table: LedgerTable, sheet: Sheet, span?: { first: number; last: number }): unknown[] {
   const col = table.columns.get('キー');
-  const last = table.rows.length ? table.rows[table.rows.length - 1].rowNumber : 1;
-  if (col === undefined || last < 2) return [];
-  return sheet
-    .getRange(2, col + 1, last - 1, 1)
+  const lastRead = table.rows.length ? table.rows[table.rows.length - 1].rowNumber : 1;
+  const first = span ? span.first : 2;
+  const last = span ? span.last : lastRead;
+  if (col === undefined || last < 2 || last < first) return [];
+  const keys = sheet
+    .getRange(first, col + 1, last - first + 1, 1)
     .getValues()
     .map((r) => keyCellText(r[0]));
+  return [...new Array<unknown>(first - 2).fill(undefined), ...keys];
+}
+
+/** The rows a write of `changes` covers, and `table` cut to them (for the read-back). */
+function written(
+  table: LedgerTable,
+  changes: readonly RowChange[],
+): LedgerTable & { span: { first: number; last: number } } {
+  const numbers = changes.map((c) => c.rowNumber);
+  const span = { first: Math.min(...numbers), last: Math.max(...numbers) };
+  return {
+    ...table,
+    rows: table.rows.filter((r) => r.rowNumber >= span.first && r.rowNumber <= span.last),
+    span,
+  };
 }
 
 /** What a write did: changes held back because a person edited the row's own cells meanwhile. */
@@ -94,7 +115,7 @@ export interface WriteOptions {
    * system cells only (the claim: a row must not be sent on what a person has just corrected). Without
    * it only changes that write people-owned cells are checked (an outcome is always recorded).
    */
-  yieldRows?: boolean;
+  yieldRows?: boolean | ((change: RowChange) => boolean);
 }
 
 /**
@@ -107,8 +128,9 @@ export interface WriteOptions {
  * input (DESIGN §4: a human decision is never overwritten). Sheets has no conditional write: what is
  * left is the one call between that read and the write.
  *
- * Then flushes and checks that no row moved under the write (a person sorting or inserting rows while
- * we hold the lock); if one did, rewrites every touched row by key (ledger-repair.ts).
+ * Then reads the キー column back (the read applies our writes) and checks that no row moved under
+ * the write (a person sorting or inserting rows while we hold the lock); if one did, rewrites every
+ * touched row by key (ledger-repair.ts).
  */
 export function writeLedgerChanges(
   table: LedgerTable,
@@ -119,9 +141,14 @@ export function writeLedgerChanges(
   if (changes.length === 0) return { withheld: [] };
   writeBlocks(columnWrites(table, changes), sheet);
   const peopleRows = new Set(splitByOwner(changes).people.map((c) => c.rowNumber));
-  const checked = options.yieldRows ? changes : changes.filter((c) => peopleRows.has(c.rowNumber));
+  const yields = options.yieldRows;
+  const checked = changes.filter(
+    (c) => peopleRows.has(c.rowNumber) || (typeof yields === 'function' ? yields(c) : !!yields),
+  );
   let applied: readonly RowChange[] = changes;
   let withheld: RowChange[] = [];
+  // The re-read of people's cells came after every write and found each row holding its key.
+  let verified = false;
   if (!SAFETY.yieldToPeople) writePeople(peopleWrites(table, changes), sheet);
   else if (checked.length > 0) {
     // One read, as late as possible (it also applies our pending writes): the keys where we write, to
@@ -145,7 +172,9 @@ export function writeLedgerChanges(
         const row = viewRow.get(c.rowNumber);
         return row === undefined ? [] : [{ ...c, rowNumber: row }];
       });
-    writePeople(peopleWrites(view, toView(applied)), sheet);
+    const people = peopleWrites(view, toView(applied));
+    writePeople(people, sheet);
+    verified = !moved && people.length === 0 && withheld.length === 0;
     if (withheld.length > 0) {
       // Their system cells went out first: put back what was read (we hold the lock, so only a person
       // could have changed them since, and those are system-owned).
@@ -161,10 +190,18 @@ export function writeLedgerChanges(
     if (moved) writeBlocks(columnWrites(view, repairChanges(table, applied, view)), sheet);
   }
   if (!SAFETY.reorderCheck) return { withheld };
-  SpreadsheetApp.flush();
+  // No flush first: the read-back itself applies our pending writes before it reads (gas-platform.md
+  // §2.2, "a later read that forces them"), and the lock's release flushes (one flush per section).
   let current = withPatchedKeys(table, applied);
   let repaired = false;
-  for (let round = 0; rowsMoved(current, keysNow(current, sheet)); round++) {
+  // The first check reads back only the span written (at 200,000 rows the whole column is 0.2 M cells).
+  const firstCheck = written(current, changes);
+  // When the re-read of people's cells was the last call after our writes, it was the read-back.
+  const moved = (round: number) =>
+    round === 0
+      ? !verified && rowsMoved(firstCheck, keysNow(firstCheck, sheet, firstCheck.span))
+      : rowsMoved(current, keysNow(current, sheet));
+  for (let round = 0; moved(round); round++) {
     if (round === REPAIR_ROUNDS) {
       throw new Error(
         '書き込み中に台帳の行が何度も並べ替えられたため中断しました。並べ替えをやめてから、もう一度実行してください。',

@@ -10,12 +10,13 @@ import {
   settingsSheetProblems,
 } from '../core/settings';
 import { setCells, toCell } from './cells';
+import { sheetValues } from './sheet-snapshot';
 import { appendRecords, ensureSheet, replaceDataRows } from './workbook';
 
 /** The whole sheet in one read; a missing sheet reads as empty (preflight stops the runs that need it). */
 function allValues(name: string): unknown[][] {
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(name);
-  return sheet ? sheet.getDataRange().getValues() : [];
+  return sheet ? sheetValues(sheet, name) : [];
 }
 
 /** 設定 parsed, with every problem of its values and of the sheet itself (repeated, unknown, missing items). */

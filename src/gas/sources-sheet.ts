@@ -2,12 +2,13 @@
 import { type CsvSource, sourcesFromRecords } from '../core/csv/sources';
 import { headerIndex } from '../core/headers';
 import { SHEET } from '../core/schema';
+import { sheetValues } from './sheet-snapshot';
 import { appendRecords, ensureSheet } from './workbook';
 
 /** The sources listed; a missing sheet reads as none (preflight stops the runs that need it). */
 export function readSources(): CsvSource[] {
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(SHEET.sources);
-  const values = sheet ? sheet.getDataRange().getValues() : [];
+  const values = sheet ? sheetValues(sheet, SHEET.sources) : [];
   const columns = headerIndex(values[0] ?? []);
   const records = values.slice(1).map((row) => {
     const record: Record<string, unknown> = {};

@@ -1,6 +1,7 @@
 import { headerIndex, missingHeaders } from '../core/headers';
 import { SHEET_SPECS } from '../core/schema';
 import { setCells, toCells } from './cells';
+import { forgetSnapshots } from './sheet-snapshot';
 
 /**
  * Thin adapter over SpreadsheetApp for whole-sheet work. One read or one write per call:
@@ -26,29 +27,41 @@ export function ensureSheet(name: string): { sheet: Sheet; created: boolean } {
  * at stake (the sheets people keep data in are checked by preflight instead).
  */
 export function systemSheet(name: string, headers: readonly string[]): Sheet {
+  return systemSheetAndHeader(name, headers).sheet;
+}
+
+/** systemSheet, with its header row as read when nothing had to be added (a writer needs no second read). */
+export function systemSheetAndHeader(
+  name: string,
+  headers: readonly string[],
+): { sheet: Sheet; header?: unknown[] } {
   const { sheet, created } = ensureSheet(name);
   const header = readHeaderRow(sheet);
   const missing = missingHeaders(header, headers);
-  if (missing.length === 0) return sheet;
+  if (missing.length === 0) return { sheet, header };
+  forgetSnapshots();
   if (header.every((h) => String(h).trim() === '')) {
     sheet.getRange(1, 1, 1, headers.length).setValues([headers.slice()]);
   } else {
     appendHeaders(sheet, missing);
   }
   if (created) formatHeaderRow(sheet, headers.length);
-  return sheet;
+  return { sheet };
 }
 
 /** Row 1 as written, trimmed of trailing empty cells. */
 export function readHeaderRow(sheet: Sheet): unknown[] {
-  const width = sheet.getLastColumn();
-  if (width === 0) return [];
-  return sheet.getRange(1, 1, 1, width).getValues()[0];
+  // One call for the whole row (not getLastColumn and a read), then the empty cells at its end cut.
+  const row = sheet.getRange('1:1').getValues()[0] ?? [];
+  let width = row.length;
+  while (width > 0 && (row[width - 1] === '' || row[width - 1] === null)) width--;
+  return row.slice(0, width);
 }
 
 /** Writes `headers` into row 1 right after the last used header cell, in one call. */
 export function appendHeaders(sheet: Sheet, headers: readonly string[]): void {
   if (headers.length === 0) return;
+  forgetSnapshots();
   const start = sheet.getLastColumn() + 1;
   sheet.getRange(1, start, 1, headers.length).setValues([headers.slice()]);
 }
@@ -70,8 +83,12 @@ export function readColumn(sheet: Sheet, header: string): unknown[] {
 }
 
 /** Rows with each record's values under its header (people may reorder columns). */
-function rowsUnderHeaders(sheet: Sheet, records: ReadonlyArray<Record<string, unknown>>): unknown[][] {
-  const index = headerIndex(readHeaderRow(sheet));
+function rowsUnderHeaders(
+  sheet: Sheet,
+  records: ReadonlyArray<Record<string, unknown>>,
+  header: readonly unknown[] = readHeaderRow(sheet),
+): unknown[][] {
+  const index = headerIndex(header);
   const width = Math.max(0, ...index.values()) + 1;
   return records.map((record) => {
     const row: unknown[] = new Array(width).fill('');
@@ -102,8 +119,10 @@ export function prependRecords(
   sheet: Sheet,
   records: ReadonlyArray<Record<string, unknown>>,
   keep: number,
+  /** Row 1 as the caller just read it (else read here). */
+  header?: readonly unknown[],
 ): void {
-  const rows = rowsUnderHeaders(sheet, records);
+  const rows = rowsUnderHeaders(sheet, records, header ?? readHeaderRow(sheet));
   if (rows.length === 0) return;
   sheet.insertRowsBefore(2, rows.length);
   setCells(sheet.getRange(2, 1, rows.length, rows[0].length), toCells(rows));
@@ -127,6 +146,7 @@ export function replaceDataRows(name: string, records: ReadonlyArray<Record<stri
   const sheet = systemSheet(name, SHEET_SPECS.find((spec) => spec.name === name)?.headers ?? []);
   const width = sheet.getLastColumn();
   const last = sheet.getLastRow();
+  forgetSnapshots();
   if (last > 1 && width > 0) sheet.getRange(2, 1, last - 1, width).clearContent();
   const rows = rowsUnderHeaders(sheet, records);
   if (rows.length === 0) return;

@@ -5,7 +5,7 @@
 import { isCsvKey, isMfKey, journalIdsByRemoteTag, remoteTag } from '../core/keys';
 import type { LookupPort } from '../core/ports';
 import { type LookupResult, lookupResultOf, type ReconcileCandidate } from '../core/reconcile';
-import type { MfClient } from './client';
+import { type MfClient, TRANSACTION_IDS_PER_CALL } from './client';
 import { IdMap } from './ids';
 import type { MfAccountingPeriod } from './types';
 import { accountingPeriodFor, type DateWindow, isIsoDate, splitByPeriods } from './windows';
@@ -80,11 +80,18 @@ function lookUp(
   const journalOf = new IdMap<string>();
   const status = new IdMap<string>();
   const search = (group: readonly ReconcileCandidate[], windows: readonly DateWindow[]) => {
-    // The client sends the ids 50 to a call (MF's limit): one listing per window here.
+    // The client sends the ids 50 to a call (MF's limit). With more than 50, the window's whole listing
+    // (10,000 journals a page) may take fewer calls: it is asked first and used when it does (issue 18).
     const ids = group.map((c) => String(c.record.明細ID));
+    const wanted = new IdMap<true>();
+    for (const id of ids) wanted.set(id, true);
+    const batches = Math.ceil(new Set(ids).size / TRANSACTION_IDS_PER_CALL);
     for (const { start, end } of windows) {
-      for (const j of client.listJournals({ startDate: start, endDate: end, transactionIds: ids })) {
-        if (j.transaction_id) journalOf.set(j.transaction_id, j.id);
+      const listed =
+        batches > 2 ? client.listJournalsWithin({ startDate: start, endDate: end }, batches - 1) : null;
+      const found = listed ?? client.listJournals({ startDate: start, endDate: end, transactionIds: ids });
+      for (const j of found) {
+        if (j.transaction_id && wanted.has(j.transaction_id)) journalOf.set(j.transaction_id, j.id);
       }
     }
     const unseen = group.filter((c) => !journalOf.has(String(c.record.明細ID)));

@@ -121,3 +121,18 @@ describe('reading a 台帳 an earlier version wrote into plain-text cells', () =
     assert.equal(keyCellText("''mf:b"), 'mf:b');
   });
 });
+
+describe('columnWrites over a table read in part (the posting scan)', () => {
+  test('refuses a block over rows that were not read whole', () => {
+    const t = parseLedger([
+      LEDGER_HEADERS.slice(),
+      ...[1, 2, 3].map((i) =>
+        LEDGER_HEADERS.map((h) => (h === 'キー' ? `mf:${i}` : h === '状態' ? '完了' : '')),
+      ),
+    ]);
+    const partial = { ...t, partial: { first: 3, last: 4 } };
+    const change = (rowNumber: number) => ({ key: `mf:${rowNumber}`, rowNumber, patch: { 状態: '送信中' } });
+    assert.equal(columnWrites(partial, [change(3), change(4)]).length, 1);
+    assert.throws(() => columnWrites(partial, [change(2), change(4)]), /not read whole/);
+  });
+});

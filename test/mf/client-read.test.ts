@@ -128,6 +128,23 @@ describe('listJournals', () => {
     assert.ok(calls.every((c) => !c.query.includes('%25')));
   });
 
+  test('listJournalsWithin: the whole window when it fits the pages allowed, else null after one page', () => {
+    const h = harness({ client: { maxPerPage: 20 } });
+    const ids = journalizeLines(h, 60);
+    h.mf.clearRequestLog();
+    const all = h.client.listJournalsWithin({ startDate: '2026-04-01', endDate: '2027-03-31' }, 5);
+    assert.ok(all !== null);
+    assert.ok(ids.every((id) => all.some((j) => j.transaction_id === id)));
+    const pages = requestsTo(h.mf, JOURNALS).length;
+    assert.ok(pages >= 3 && pages <= 5, `${pages} pages`);
+    h.mf.clearRequestLog();
+    assert.equal(
+      h.client.listJournalsWithin({ startDate: '2026-04-01', endDate: '2027-03-31' }, pages - 1),
+      null,
+    );
+    assert.equal(requestsTo(h.mf, JOURNALS).length, 1, 'only the first page is asked');
+  });
+
   test('an empty id list asks nothing (MF would treat it as no filter)', () => {
     const h = harness();
     assert.deepEqual(h.client.listJournals({ startDate: '2026-04-01', transactionIds: [] }), []);

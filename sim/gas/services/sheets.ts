@@ -98,6 +98,13 @@ function writeSheet(ctx: ServiceContext, sh: number, op: WriteOp): void {
   book(ctx).write(ctx.exec.id, op);
 }
 
+/** `n` empty rows at index `at`, without spreading them as arguments (200,000 rows overflow the stack). */
+function insertEmptyRows(rows: unknown[], at: number, n: number): void {
+  const tail = rows.splice(at);
+  for (let i = 0; i < n; i++) rows.push(undefined);
+  for (const r of tail) rows.push(r);
+}
+
 function dataRange(sheet: SheetModel): RangeRef {
   return { sh: sheet.id, r: 1, c: 1, h: Math.max(1, sheet.lastRow()), w: Math.max(1, sheet.lastColumn()) };
 }
@@ -238,13 +245,13 @@ export const SHEETS_SERVICE: ServiceTable = {
   insertRowsAfter: method('write', (ctx, sh: number, after: number, n: number) => {
     const sheet = readSheet(ctx, sh);
     if (after < 1 || after > sheet.maxRows) throw new GasError(GAS_MESSAGES.outsideSheet);
-    sheet.rows.splice(after, 0, ...new Array(n).fill(undefined));
+    insertEmptyRows(sheet.rows, after, n);
     sheet.maxRows += n;
   }),
   insertRowsBefore: method('write', (ctx, sh: number, before: number, n: number) => {
     const sheet = readSheet(ctx, sh);
     if (before < 1 || before > sheet.maxRows) throw new GasError(GAS_MESSAGES.outsideSheet);
-    sheet.rows.splice(before - 1, 0, ...new Array(n).fill(undefined));
+    insertEmptyRows(sheet.rows, before - 1, n);
     sheet.maxRows += n;
   }),
   insertColumnsAfter: method('write', (ctx, sh: number, after: number, n: number) => {

@@ -1,0 +1,171 @@
+/**
+ * The 台帳 as the posting loop reads it, without all 22 columns of every row (issue 18): at 200,000
+ * rows a whole read is 4.4 M cells, and the loop read it twice an execution.
+ *
+ * The first read of an execution: the header row, then only キー・状態・操作・MF仕訳ID of every row
+ * (what the claim, the duplicate-key guard and the watch on sent rows look at), then every column of
+ * the one span of rows the loop may act on — rows 送信待ち / 送信中 / 不明, rows with an 操作, rows whose
+ * key is on another row too. Later reads of the same execution read the header and that span again
+ * and check that every row of the span still holds the key it had; if one does not (a person sorted,
+ * inserted or deleted rows), the whole scan is done again. Rows outside the span hold only the four
+ * columns (`partial` says which rows are whole); a write that would touch one reads the whole 台帳
+ * first (`wholeFor`), so no cell is ever written from a value that was not read.
+ */
+
+import { columnLetter, headerIndex } from '../core/headers';
+import {
+  cellText,
+  keyCellText,
+  type LedgerRecord,
+  type LedgerRow,
+  type LedgerTable,
+  parseLedger,
+  type RowChange,
+} from '../core/ledger';
+import { LEDGER_HEADERS, type LedgerHeader } from '../core/schema';
+import { readLedger } from './ledger-sheet';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/** The columns read for every row. */
+const SCANNED: readonly LedgerHeader[] = ['キー', '状態', '操作', 'MF仕訳ID'];
+/** States of rows the posting loop claims, settles or resends. */
+const ACTIVE = new Set(['送信待ち', '送信中', '不明']);
+
+/** Runs of adjacent columns (0-based, inclusive) covering `cols`: one read each. */
+function runs(cols: readonly number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const c of [...cols].sort((a, b) => a - b)) {
+    const open = out[out.length - 1];
+    if (open && open[1] + 1 === c) open[1] = c;
+    else out.push([c, c]);
+  }
+  return out;
+}
+
+function emptyRecord(): LedgerRecord {
+  const r = {} as LedgerRecord;
+  for (const h of LEDGER_HEADERS) r[h] = cellText('', h);
+  return r;
+}
+
+/** The span's rows as parsed whole (row numbers from `first`). */
+function spanRows(
+  header: readonly unknown[],
+  grid: readonly (readonly unknown[])[],
+  first: number,
+): LedgerRow[] {
+  return parseLedger([header, ...grid]).rows.map((r) => ({ ...r, rowNumber: r.rowNumber - 2 + first }));
+}
+
+export interface PostingReader {
+  read(): LedgerTable;
+  /** `table` whole when a change touches a row outside its span (and the changes still found there). */
+  wholeFor(table: LedgerTable, changes: readonly RowChange[]): { table: LedgerTable; changes: RowChange[] };
+}
+
+export function postingReader(sheet: Sheet): PostingReader {
+  let scan: { header: unknown[]; rows: LedgerRow[]; first: number; last: number } | null = null;
+
+  const readHeader = () => sheet.getRange('1:1').getValues()[0];
+
+  const full = (): LedgerTable => {
+    scan = null;
+    return readLedger(sheet);
+  };
+
+  const scanAll = (header: unknown[]): LedgerTable => {
+    const columns = headerIndex(header);
+    const cols = SCANNED.map((h) => columns.get(h));
+    if (cols.some((c) => c === undefined)) return full();
+    // Open-ended A1 ranges ("A2:B"): one call each, to the sheet's last row.
+    const values = new Map<LedgerHeader, unknown[]>();
+    for (const [from, to] of runs(cols as number[])) {
+      const grid = sheet.getRange(`${columnLetter(from)}2:${columnLetter(to)}`).getValues();
+      for (const h of SCANNED) {
+        const c = columns.get(h) as number;
+        if (c >= from && c <= to)
+          values.set(
+            h,
+            grid.map((r) => r[c - from]),
+          );
+      }
+    }
+    const count = Math.max(...[...values.values()].map((v) => v.length));
+    const at = (h: LedgerHeader, i: number) => (values.get(h) as unknown[])[i];
+    const keys = new Map<string, number>();
+    for (let i = 0; i < count; i++) {
+      const k = keyCellText(at('キー', i));
+      if (k.trim() !== '') keys.set(k, (keys.get(k) ?? 0) + 1);
+    }
+    const rows: LedgerRow[] = [];
+    let first = 0;
+    let last = -1;
+    for (let i = 0; i < count; i++) {
+      const record = emptyRecord();
+      for (const h of SCANNED) record[h] = cellText(at(h, i), h);
+      const key = String(record.キー);
+      if (key.trim() === '' && String(record.状態).trim() === '') continue;
+      const rowNumber = i + 2;
+      rows.push({ rowNumber, record });
+      const active =
+        ACTIVE.has(String(record.状態)) ||
+        String(record.操作).trim() !== '' ||
+        (keys.get(key) ?? 0) > 1 ||
+        key.trim() === '';
+      if (active) {
+        if (last < first) first = rowNumber;
+        last = rowNumber;
+      }
+    }
+    if (last < first) {
+      scan = { header, rows, first: 0, last: -1 };
+      return { columns, width: header.length, rows, partial: { first: 0, last: -1 } };
+    }
+    const grid = sheet.getRange(first, 1, last - first + 1, header.length).getValues();
+    scan = { header, rows, first, last };
+    return withSpan(header, rows, spanRows(header, grid, first), first, last);
+  };
+
+  const withSpan = (
+    header: unknown[],
+    rows: readonly LedgerRow[],
+    span: readonly LedgerRow[],
+    first: number,
+    last: number,
+  ): LedgerTable => {
+    const outside = rows.filter((r) => r.rowNumber < first || r.rowNumber > last);
+    const merged = [...outside, ...span].sort((a, b) => a.rowNumber - b.rowNumber);
+    return { columns: headerIndex(header), width: header.length, rows: merged, partial: { first, last } };
+  };
+
+  return {
+    read(): LedgerTable {
+      const header = readHeader();
+      const known = scan;
+      if (!known || header.length !== known.header.length || header.some((h, i) => h !== known.header[i]))
+        return scanAll(header);
+      if (known.last < known.first) return scanAll(header);
+      const grid = sheet.getRange(known.first, 1, known.last - known.first + 1, header.length).getValues();
+      const span = spanRows(header, grid, known.first);
+      // Every row of the span must hold the key it held at the scan: else rows moved, scan again.
+      const before = known.rows.filter((r) => r.rowNumber >= known.first && r.rowNumber <= known.last);
+      const now = new Map(span.map((r) => [r.rowNumber, String(r.record.キー)]));
+      const still =
+        before.every((r) => now.get(r.rowNumber) === String(r.record.キー)) && span.length >= before.length;
+      if (!still) return scanAll(header);
+      const table = withSpan(header, known.rows, span, known.first, known.last);
+      known.rows = table.rows;
+      return table;
+    },
+    wholeFor(table, changes) {
+      const span = table.partial;
+      if (!span || changes.every((c) => c.rowNumber >= span.first && c.rowNumber <= span.last))
+        return { table, changes: [...changes] };
+      const whole = full();
+      const keyAt = new Map(whole.rows.map((r) => [r.rowNumber, String(r.record.キー)]));
+      // A change whose row no longer holds its key is dropped: the row is found again next run.
+      return { table: whole, changes: changes.filter((c) => keyAt.get(c.rowNumber) === c.key) };
+    },
+  };
+}
