@@ -21,6 +21,7 @@ import {
   type LedgerTable,
   parseLedger,
   type RowChange,
+  setField,
 } from '../core/ledger';
 import { LEDGER_HEADERS, type LedgerHeader } from '../core/schema';
 import { readLedger } from './ledger-sheet';
@@ -45,7 +46,7 @@ function runs(cols: readonly number[]): [number, number][] {
 
 function emptyRecord(): LedgerRecord {
   const r = {} as LedgerRecord;
-  for (const h of LEDGER_HEADERS) r[h] = cellText('', h);
+  for (const h of LEDGER_HEADERS) setField(r, h, cellText('', h));
   return r;
 }
 
@@ -103,7 +104,7 @@ export function postingReader(sheet: Sheet): PostingReader {
     let last = -1;
     for (let i = 0; i < count; i++) {
       const record = emptyRecord();
-      for (const h of SCANNED) record[h] = cellText(at(h, i), h);
+      for (const h of SCANNED) setField(record, h, cellText(at(h, i), h));
       const key = String(record.キー);
       if (key.trim() === '' && String(record.状態).trim() === '') continue;
       const rowNumber = i + 2;
