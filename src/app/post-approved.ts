@@ -11,6 +11,7 @@ import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { postingBlockedBy } from '../core/self-test';
 import { importWindow, SETTING_NEEDS, type Settings } from '../core/settings';
+import { archivedRows } from '../gas/archive-sheet';
 import { scriptClock, today } from '../gas/clock';
 import { confirmByTyping } from '../gas/dialog';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
@@ -103,7 +104,8 @@ export function runPost(
   // One 台帳, one office (DESIGN §5): nothing is claimed or sent while another office is connected.
   const otherOffice = officeRefusal(mf);
   if (otherOffice) return { ok: false, count: 0, messages: [otherOffice, ...messages] };
-  const lost = lostLedger(rowsNow, last, settings, mf);
+  // Archived rows count as rows (recordLedgerRows keeps 台帳 + archive): an archive is not a loss.
+  const lost = lostLedger(rowsNow + archivedRows(), last, settings, mf);
   if (lost) {
     // DESIGN §5 guard: a trigger never bypasses it; a person may, on purpose, in a menu run.
     const confirmed =

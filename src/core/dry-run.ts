@@ -26,8 +26,10 @@ export interface DryRunContext {
   batchLimit: number;
   who: string;
   now: string;
-  /** 台帳 data rows the last run saw (0 when unknown). */
+  /** 台帳 data rows plus archived rows the last run saw (0 when unknown). */
   lastRowCount: number;
+  /** Rows in 台帳アーカイブ now (issue 18: moved, not lost). */
+  archivedRows?: number;
   /** Import window of the last import, and the one in 設定 now (`start..end`, end '' = today). */
   lastWindow: string | null;
   currentWindow: string;
@@ -170,7 +172,7 @@ export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
   for (const l of lines) counts[l.category] += 1;
 
   const warnings: string[] = [];
-  const rowCount = table.rows.length;
+  const rowCount = table.rows.length + (ctx.archivedRows ?? 0);
   const lost = lostLedgerReason(rowCount, ctx.lastRowCount, ctx.taggedJournalsInMf);
   if (lost) warnings.push(lost);
   if (ctx.lastWindow !== null && ctx.lastWindow !== ctx.currentWindow) {
