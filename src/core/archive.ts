@@ -10,7 +10,7 @@
  */
 import { isEvtKey } from './events';
 import { contentCounts, csvContentForm, keyProblem } from './key-check';
-import { isCsvKey, remoteTag } from './keys';
+import { isCsvKey, mfKey, remoteTag } from './keys';
 import type { LedgerRecord, LedgerRow, LedgerTable } from './ledger';
 import { LEDGER_HEADERS } from './schema';
 
@@ -157,6 +157,21 @@ export function isArchived(index: ArchiveIndex, key: string): boolean {
 /** An archived key's kind, or undefined. */
 export function archivedKind(index: ArchiveIndex, key: string): ArchivedKind | undefined {
   return index.entries.get(tagHexOf(key));
+}
+
+/**
+ * For 重複点検: whether an archived row holds a journal with this kicho tag (a sent row's) or of this
+ * statement line (its key mf:<id>, sent or completed in MF's own screen).
+ */
+export function archivedJournal(index: ArchiveIndex): (tag: string, transactionId: string | null) => boolean {
+  return (tag, transactionId) => {
+    if (transactionId !== null) {
+      const kind = index.entries.get(tagHexOf(mfKey(transactionId)));
+      return kind === 'm' || kind === 'd';
+    }
+    const kind = index.entries.get(tag.startsWith('kc-') ? tag.slice(3) : tag);
+    return kind === 'm' || kind === 'c';
+  };
 }
 
 function pad(n: number): string {

@@ -6,13 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { answerOf, postToWebApp } from '../../sim/gas/web-app';
+import { answerOf as answerOfRaw, postToWebApp } from '../../sim/gas/web-app';
 import { records as recordsOf } from '../../sim/person';
 import { parseIndex } from '../../src/core/archive';
 import { remoteTag } from '../../src/core/keys';
 import { type KichoWorld, kichoWorld } from '../helpers/kicho';
 
 const ARCHIVE = '台帳アーカイブ';
+
+type Answer = { results: { status: string; state?: string }[] } | null;
+const answerOf = (r: Parameters<typeof answerOfRaw>[0]) => answerOfRaw(r) as Answer;
 const INDEX = 'アーカイブ索引';
 
 function approve(w: KichoWorld, keys: readonly string[], account = '消耗品費'): void {

@@ -212,7 +212,14 @@ export class LedgerLinks {
   private readonly byLine = new Map<string, LedgerRow[]>();
   private byTag: Map<string, string[]> | null = null;
 
-  constructor(private readonly rows: readonly LedgerRow[]) {
+  /**
+   * `archived`: whether a row moved to 台帳アーカイブ holds a journal with this kicho tag or of this
+   * statement line (the archive's key index answers; issue 18) — such a journal is the 台帳's own too.
+   */
+  constructor(
+    private readonly rows: readonly LedgerRow[],
+    private readonly archived: (tag: string, transactionId: string | null) => boolean = () => false,
+  ) {
     for (const r of rows) {
       const key = String(r.record.キー);
       this.byKey.set(key, r);
@@ -225,6 +232,14 @@ export class LedgerLinks {
         this.byLine.set(canonical(line), list);
       }
     }
+  }
+
+  /** Whether an archived row holds this journal (by one of its kicho tags, or its statement line). */
+  archivedHolds(kichoTags: readonly string[], transactionId: string | null): boolean {
+    return (
+      kichoTags.some((t) => this.archived(t, null)) ||
+      (transactionId !== null && this.archived('', transactionId))
+    );
   }
 
   referencing(journalCid: string): string[] {
@@ -334,7 +349,8 @@ export function journalFacts(
       createMs: Number.isFinite(createMs) ? createMs : null,
       number: j.number ?? 0,
       ledgerKeys: [...keys],
-      referenced: links.referencing(cid).length > 0,
+      referenced:
+        links.referencing(cid).length > 0 || links.archivedHolds(kichoTags, j.transaction_id ?? null),
       ledgerAccount: ledgerAccount || (csvRow ? String(csvRow.record.口座) : ''),
       lineId: txId ?? csvKey,
       importedAt: csvRow ? String(csvRow.record.初回検知) : '',
