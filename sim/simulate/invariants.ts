@@ -83,9 +83,12 @@ export class LedgerReader {
     const out: Record<string, unknown>[] = s ? this.ledgerRows(s) : [];
     // Rows moved to 台帳アーカイブ (issue 18) are rows of the 台帳 for every invariant: each line once, in
     // one place or the other. A row in both places (an archive run stopped between copy and removal) is
-    // the 台帳's: the product's own rule, and the next archive run drops the copy.
+    // the 台帳's (also when a person changed the 台帳 copy's key: its 明細ID names the line): the product's
+    // own rule, and the next archive run drops the copy.
     const onLedger = new Set(out.map((r) => String(r.キー ?? '')));
-    for (const rec of archivedRecords(world)) if (!onLedger.has(String(rec.キー ?? ''))) out.push(rec);
+    const lines = new Set(out.map((r) => String(r.明細ID ?? '')).filter((id) => id !== ''));
+    for (const rec of archivedRecords(world))
+      if (!onLedger.has(String(rec.キー ?? '')) && !lines.has(String(rec.明細ID ?? ''))) out.push(rec);
     return out;
   }
 

@@ -34,6 +34,7 @@ import {
   tagHexOf,
 } from '../core/archive';
 import { keyProblem } from '../core/key-check';
+import { mfKey } from '../core/keys';
 import { indexByKey, type LedgerTable, parseLedger } from '../core/ledger';
 import { LOST_LEDGER_MSG, ledgerLooksLost } from '../core/lost-ledger';
 import { SHEET } from '../core/schema';
@@ -80,14 +81,21 @@ function settle(
   messages: string[],
 ): { cells: number; doubled: DoneCounts } {
   const doubled: DoneCounts = { mf: 0, csv: 0 };
-  const inBoth = table.rows.filter((_, i) => index.entries.has(tags[i]));
+  // Archive keys the 台帳 also holds: by the row's key, or for an MF line by its 明細ID (a person may
+  // have changed the key of the 台帳 copy meanwhile; the next import gives it back).
+  const both = new Set<string>();
+  table.rows.forEach((r, i) => {
+    const key = String(r.record.キー);
+    if (index.entries.has(tags[i])) both.add(key);
+    const id = String(r.record.明細ID).trim();
+    if (id !== '' && mfKey(id) !== key && index.entries.has(tagHexOf(mfKey(id)))) both.add(mfKey(id));
+  });
   const archiveRows = Math.max(0, archive.getLastRow() - 1);
-  if (inBoth.length === 0 && archiveRows === index.sheetRows) return { cells, doubled };
+  if (both.size === 0 && archiveRows === index.sheetRows) return { cells, doubled };
   const grid = readGrid(archive);
   const keyCol = columnsOf(grid).get('キー') ?? 0;
   const records = new Map(parseLedger(grid).rows.map((r) => [r.rowNumber, r.record]));
   const live = new Set(table.rows.map((r) => String(r.record.キー)));
-  const both = new Set(inBoth.map((r) => String(r.record.キー)));
   const drop = new Set<number>();
   const adopt = new Map<string, ReturnType<typeof kindOf>>();
   const strays: number[] = [];
@@ -129,7 +137,7 @@ function settle(
   for (const [hex, kind] of adopt) index.entries.set(hex, kind);
   index.sheetRows = Math.max(0, deletion.after.length - 1);
   const written = saveIndex(index, cells);
-  if (inBoth.length > 0) messages.push(ARCHIVE_MSG.resolved(inBoth.length));
+  if (both.size > 0) messages.push(ARCHIVE_MSG.resolved(both.size));
   if (orphans > 0) messages.push(ARCHIVE_MSG.orphansDropped(orphans));
   if (adopt.size > 0) messages.push(ARCHIVE_MSG.adopted(adopt.size));
   if (strays.length > 0) messages.push(ARCHIVE_MSG.strays(strays));
