@@ -9,6 +9,7 @@
  * cell: 200,000 keys are 72 cells, read with one getValues). Cell A1 holds the index's own facts.
  */
 import { isEvtKey } from './events';
+import { fingerprint } from './fingerprint';
 import { contentCounts, csvContentForm, keyProblem } from './key-check';
 import { isCsvKey, mfKey, remoteTag } from './keys';
 import type { LedgerRecord, LedgerRow, LedgerTable } from './ledger';
@@ -208,11 +209,15 @@ export const FINAL_STATES: ReadonlySet<string> = new Set(['完了', '除外']);
 /**
  * Whether a row may move: 完了 or 除外, nothing pending in 操作, a key that fits the row (a broken one is
  * on 要確認 and stays where people see it), 取引日 before the cutoff and no change since (更新日時 and
- * 完了日時 before it too: a row just brought back, or just completed from an old line, stays).
+ * 完了日時 before it too: a row just brought back, or just completed from an old line, stays), and not
+ * edited after posting (指紋 differs: it is on 要確認).
  */
 export function oldEnough(record: LedgerRecord, cutoff: string): boolean {
   if (!FINAL_STATES.has(String(record.状態))) return false;
   if (String(record.操作).trim() !== '') return false;
+  // Edited after posting: listed on 要確認 for a person, so it stays where 要確認 links to.
+  const print = String(record.指紋).trim();
+  if (String(record.状態) === '完了' && print !== '' && fingerprint(record) !== print) return false;
   const date = String(record.取引日);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || date >= cutoff) return false;
   for (const h of ['更新日時', '完了日時'] as const) {

@@ -39,11 +39,21 @@ function checkRef(sheet: SheetModel, ref: RangeRef): RangeRef {
   return ref;
 }
 
+/**
+ * `n` empty rows at index `at`, in pieces: one spread of 200,000 arguments overflows V8's stack
+ * (found with a 200,000-row 台帳 whose 要確認 grew by as many rows).
+ */
+function insertEmptyRows(rows: unknown[], at: number, n: number): void {
+  for (let left = n; left > 0; left -= 10_000)
+    rows.splice(at, 0, ...new Array(Math.min(left, 10_000)).fill(undefined));
+}
+
 /** Big ranges take longer: charge the per-cell part of the latency model. */
 function charge(ctx: ServiceContext, ref: RangeRef, kind: 'read' | 'write'): void {
   const perCell =
     kind === 'read' ? ctx.world.latency.sheetsReadPerCell : ctx.world.latency.sheetsWritePerCell;
   ctx.world.clock.advance(ref.h * ref.w * perCell);
+  ctx.exec.counters.sheetsCells = (ctx.exec.counters.sheetsCells ?? 0) + ref.h * ref.w;
 }
 
 function grid<T>(ref: RangeRef, fn: (r: number, c: number) => T): T[][] {
@@ -238,13 +248,13 @@ export const SHEETS_SERVICE: ServiceTable = {
   insertRowsAfter: method('write', (ctx, sh: number, after: number, n: number) => {
     const sheet = readSheet(ctx, sh);
     if (after < 1 || after > sheet.maxRows) throw new GasError(GAS_MESSAGES.outsideSheet);
-    sheet.rows.splice(after, 0, ...new Array(n).fill(undefined));
+    insertEmptyRows(sheet.rows, after, n);
     sheet.maxRows += n;
   }),
   insertRowsBefore: method('write', (ctx, sh: number, before: number, n: number) => {
     const sheet = readSheet(ctx, sh);
     if (before < 1 || before > sheet.maxRows) throw new GasError(GAS_MESSAGES.outsideSheet);
-    sheet.rows.splice(before - 1, 0, ...new Array(n).fill(undefined));
+    insertEmptyRows(sheet.rows, before - 1, n);
     sheet.maxRows += n;
   }),
   insertColumnsAfter: method('write', (ctx, sh: number, after: number, n: number) => {
