@@ -440,3 +440,20 @@ describe('archive: months, and bringing a row back', () => {
     }
   });
 });
+
+describe('archive: finding it', () => {
+  test('ヘルプ says where the archive is and how many rows it holds; its button opens the sheet', () => {
+    const { w } = smallWorld('buffer');
+    ok(w, 'archiveLedger');
+    const n = archived(w).length;
+    const mark = w.emu.world.ui.events.length;
+    w.run('openHelp');
+    const dialog = w.emu.world.ui.events.slice(mark).find((e) => e.type === 'modal');
+    assert.ok(dialog?.html.includes(`シート「${ARCHIVE}」に移ります（今 ${n} 行）`), dialog?.html);
+    assert.ok(dialog?.html.includes('アーカイブから戻す'));
+    const r = w.run('showArchive');
+    assert.equal(r.status, 'ok', JSON.stringify(r.error));
+    assert.equal(r.value, `シート「${ARCHIVE}」を開きました（${n} 行）。`);
+  });
+});
+
