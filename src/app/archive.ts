@@ -230,8 +230,8 @@ export function runArchive(ctx: RunContext): RunResult {
   if (settings.archiveMonths === null)
     return { ok: ctx.fromTrigger, count: 0, messages: [ARCHIVE_MSG.off, ...notes], off: true };
   // Rows missing since the last run: moving more would muddle what the guard and 台帳を復元 rely on.
-  const rowsNow = Math.max(0, ledgerSheet().getLastRow() - 1) + archivedRows();
-  const last = lastLedgerRows();
+  const rowsNow = Math.max(0, ledgerSheet().getLastRow() - 1);
+  const last = lastLedgerRows() - archivedRows();
   if (ledgerLooksLost(rowsNow, last))
     return {
       ok: false,

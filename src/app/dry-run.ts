@@ -60,7 +60,9 @@ export function computeDryRun(ctx: RunContext): {
     archivedRows: archivedRows(),
     lastWindow: lastImportWindow(),
     currentWindow: window.label,
-    taggedJournalsInMf: table.rows.length === 0 ? taggedJournals(window.start, window.end) : null,
+    // With rows archived, MF's journals are theirs too: an empty 台帳 is judged by the count alone.
+    taggedJournalsInMf:
+      table.rows.length === 0 && archivedRows() === 0 ? taggedJournals(window.start, window.end) : null,
   });
   plan.warnings.push(...csvDryRunWarnings(table.rows, readSources(), masters));
   // The dry run shows what 登録 would do: with another office connected, it would send nothing.

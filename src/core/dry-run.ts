@@ -172,8 +172,9 @@ export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
   for (const l of lines) counts[l.category] += 1;
 
   const warnings: string[] = [];
-  const rowCount = table.rows.length + (ctx.archivedRows ?? 0);
-  const lost = lostLedgerReason(rowCount, ctx.lastRowCount, ctx.taggedJournalsInMf);
+  // The last count is 台帳 + archive: the 台帳 itself should hold it minus what is archived now.
+  const rowCount = table.rows.length;
+  const lost = lostLedgerReason(rowCount, ctx.lastRowCount - (ctx.archivedRows ?? 0), ctx.taggedJournalsInMf);
   if (lost) warnings.push(lost);
   if (ctx.lastWindow !== null && ctx.lastWindow !== ctx.currentWindow) {
     warnings.push(
