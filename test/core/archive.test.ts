@@ -16,6 +16,7 @@ import {
   planArchive,
   tagHexOf,
 } from '../../src/core/archive';
+import { fingerprint } from '../../src/core/fingerprint';
 import { emptyRecord } from '../../src/core/intake';
 import { csvKey, mfKey, remoteTag } from '../../src/core/keys';
 import type { LedgerRecord, LedgerTable } from '../../src/core/ledger';
@@ -97,6 +98,10 @@ describe('which rows move', () => {
     // 2026-05-31T15:30Z is 2026-06-01 in Tokyo: not before the cutoff.
     assert.ok(!oldEnough(row({ 更新日時: '2026-05-31T15:30:00.000Z' }), cutoff));
     assert.ok(!oldEnough(row({ 取引日: '2026/01/10' }), cutoff));
+    // Edited after posting (指紋 differs): listed on 要確認, so it stays; with its own 指紋 it moves.
+    const posted = row({ 勘定科目: '消耗品費' });
+    assert.ok(oldEnough({ ...posted, 指紋: fingerprint(posted) }, cutoff));
+    assert.ok(!oldEnough({ ...posted, 指紋: fingerprint(posted), 勘定科目: '会議費' }, cutoff));
   });
 
   test('a key on two rows, a broken key, and the limit per run keep rows on the 台帳', () => {
