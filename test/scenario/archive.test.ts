@@ -490,8 +490,8 @@ describe('archive: finding it', () => {
     const mark = w.emu.world.ui.events.length;
     w.run('openHelp');
     const dialog = w.emu.world.ui.events.slice(mark).find((e) => e.type === 'modal');
-    assert.ok(dialog?.html.includes(`シート「${ARCHIVE}」に移ります（今 ${n} 行）`), dialog?.html);
-    assert.ok(dialog?.html.includes('アーカイブから戻す'));
+    assert.ok(dialog?.html?.includes(`シート「${ARCHIVE}」に移ります（今 ${n} 行）`), dialog?.html);
+    assert.ok(dialog?.html?.includes('アーカイブから戻す'));
     const r = w.run('showArchive');
     assert.equal(r.status, 'ok', JSON.stringify(r.error));
     assert.equal(r.value, `シート「${ARCHIVE}」を開きました（${n} 行）。`);
