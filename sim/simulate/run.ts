@@ -179,7 +179,7 @@ function timeline(s: Scenario, from: number): { jobs: Job[]; happenings: Happeni
     }
   }
   // 古い行をアーカイブ at random moments (archiver.ts), like a menu click.
-  for (const a of archivePlan(s, starts))
+  for (const a of s.archiver === false ? [] : archivePlan(s, starts))
     jobs.push({ at: a.at, name: 'archiveLedger', kind: 'menu', user: a.user ? BOB : OWNER, killAt: a.kill });
   for (const r of senderPlan(s, starts))
     jobs.push({

@@ -209,12 +209,15 @@ export const FINAL_STATES: ReadonlySet<string> = new Set(['完了', '除外']);
 /**
  * Whether a row may move: 完了 or 除外, nothing pending in 操作, a key that fits the row (a broken one is
  * on 要確認 and stays where people see it), 取引日 before the cutoff and no change since (更新日時 and
- * 完了日時 before it too: a row just brought back, or just completed from an old line, stays), and not
- * edited after posting (指紋 differs: it is on 要確認).
+ * 完了日時 before it too: a row just brought back, or just completed from an old line, stays), and
+ * nothing 要確認 lists for a 完了 row: no MF仕訳ID, or edited after posting (指紋 differs).
  */
 export function oldEnough(record: LedgerRecord, cutoff: string): boolean {
   if (!FINAL_STATES.has(String(record.状態))) return false;
   if (String(record.操作).trim() !== '') return false;
+  // 完了 without MF仕訳ID (a person typed it, or MF's journal was not found yet): reconcile looks it up
+  // and it is on 要確認 — archived, a line without a journal would be lost for the books.
+  if (String(record.状態) === '完了' && String(record.MF仕訳ID).trim() === '') return false;
   // Edited after posting: listed on 要確認 for a person, so it stays where 要確認 links to.
   const print = String(record.指紋).trim();
   if (String(record.状態) === '完了' && print !== '' && fingerprint(record) !== print) return false;

@@ -77,6 +77,7 @@ describe('which rows move', () => {
 
   const row = (patch: Partial<LedgerRecord>): LedgerRecord => ({
     ...emptyRecord(),
+    MF仕訳ID: 'J1',
     キー: 'mf:A1',
     明細ID: 'A1',
     状態: '完了',
@@ -102,6 +103,8 @@ describe('which rows move', () => {
     const posted = row({ 勘定科目: '消耗品費' });
     assert.ok(oldEnough({ ...posted, 指紋: fingerprint(posted) }, cutoff));
     assert.ok(!oldEnough({ ...posted, 指紋: fingerprint(posted), 勘定科目: '会議費' }, cutoff));
+    // 完了 without MF仕訳ID (a person typed 完了): reconcile must look it up first.
+    assert.ok(!oldEnough(row({ MF仕訳ID: '' }), cutoff));
   });
 
   test('a key on two rows, a broken key, and the limit per run keep rows on the 台帳', () => {
