@@ -34,6 +34,8 @@ export const LEVELS = {
   worlds: WORLD_FILES,
   simulation: ['test/sim-simulate'],
   tools: ['test/scripts'],
+  // A large 台帳 end to end (issue 18): about a minute.
+  scale: ['test/scale'],
   browser: ['test/browser', 'test/sim-ui'],
 };
 

@@ -3,6 +3,7 @@
  * Assignments are explicit so gas-webpack-plugin emits a top-level stub for each. Handlers that do
  * not go through runEntry are wrapped by `guarded`, which checks Google's permissions first.
  */
+import { archiveLedger, bringBackFromArchive, showArchive } from './app/archive';
 import { authCallback } from './app/auth-callback';
 import { openAutoRun } from './app/auto-run';
 import { backupLedger } from './app/backup';
@@ -97,3 +98,7 @@ global.doPost = doPost;
 global.webhookInfo = guarded('イベント受付の表示', false, webhookInfo);
 global.rotateWebhookSecret = guarded('イベント受付の key', false, rotateWebhookSecret);
 global.disableWebhook = guarded('イベント受付の停止', false, disableWebhook);
+// The ledger archive (issue 18): old 完了・除外 rows to 台帳アーカイブ, and back.
+global.archiveLedger = archiveLedger;
+global.bringBackFromArchive = bringBackFromArchive;
+global.showArchive = guarded('アーカイブを開く', false, showArchive);

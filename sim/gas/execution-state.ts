@@ -13,6 +13,8 @@ export interface Counters {
   lockOps: number;
   propertyOps: number;
   byMethod: Record<string, number>;
+  /** Cells of the ranges read and written (values, formats …), as the per-cell latency charges them. */
+  sheetsCells?: number;
 }
 
 export interface ExecutionState {

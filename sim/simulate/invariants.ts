@@ -1,6 +1,7 @@
 /**
  * DESIGN §9's invariants, checked on the world (the spreadsheet as stored) and the fake MF's books.
  */
+import { ARCHIVE_INDEX_SHEET, ARCHIVE_SHEET, parseIndex } from '../../src/core/archive';
 import { remoteTag } from '../../src/core/keys';
 import { LEDGER_HEADERS } from '../../src/core/schema';
 import { canonicalId } from '../../src/mf/ids';
@@ -21,7 +22,8 @@ export type ViolationKind =
   | 'overwrote-person'
   | 'formula'
   | 'text-changed'
-  | 'secret';
+  | 'secret'
+  | 'archive-unindexed';
 
 export interface Violation {
   kind: ViolationKind;
@@ -78,7 +80,19 @@ export class LedgerReader {
     const s =
       world.spreadsheet.sheets.find((x) => x.name === '台帳') ??
       world.spreadsheet.sheets.find((x) => x.name === '台帳のコピー');
-    if (!s) return [];
+    const out: Record<string, unknown>[] = s ? this.ledgerRows(s) : [];
+    // Rows moved to 台帳アーカイブ (issue 18) are rows of the 台帳 for every invariant: each line once, in
+    // one place or the other. A row in both places (an archive run stopped between copy and removal) is
+    // the 台帳's (also when a person changed the 台帳 copy's key: its 明細ID names the line): the product's
+    // own rule, and the next archive run drops the copy.
+    const onLedger = new Set(out.map((r) => String(r.キー ?? '')));
+    const lines = new Set(out.map((r) => String(r.明細ID ?? '')).filter((id) => id !== ''));
+    for (const rec of archivedRecords(world))
+      if (!onLedger.has(String(rec.キー ?? '')) && !lines.has(String(rec.明細ID ?? ''))) out.push(rec);
+    return out;
+  }
+
+  private ledgerRows(s: World['spreadsheet']['sheets'][number]): Record<string, unknown>[] {
     const live = new Map<string, number>();
     for (let c = 1; c <= s.lastColumn(); c++) {
       const h = String(s.value(1, c));
@@ -95,6 +109,33 @@ export class LedgerReader {
     }
     return out;
   }
+}
+
+/** 台帳アーカイブ's rows by its own header row. */
+export function archivedRecords(world: World): Record<string, unknown>[] {
+  const s = world.spreadsheet.sheets.find((x) => x.name === ARCHIVE_SHEET);
+  if (!s) return [];
+  const cols = new Map<string, number>();
+  for (let c = 1; c <= s.lastColumn(); c++) {
+    const h = String(s.value(1, c));
+    if (h !== '' && !cols.has(h)) cols.set(h, c);
+  }
+  const out: Record<string, unknown>[] = [];
+  for (let r = 2; r <= s.lastRow(); r++) {
+    const rec: Record<string, unknown> = {};
+    for (const [h, c] of cols) rec[h] = s.value(r, c);
+    if (String(rec.キー ?? '') !== '') out.push(rec);
+  }
+  return out;
+}
+
+/** The tags in アーカイブ索引 (the hidden key index). */
+function indexedTags(world: World): Set<string> {
+  const s = world.spreadsheet.sheets.find((x) => x.name === ARCHIVE_INDEX_SHEET);
+  if (!s) return new Set();
+  const cells: unknown[][] = [];
+  for (let r = 1; r <= s.lastRow(); r++) cells.push([s.value(r, 1)]);
+  return new Set(parseIndex(cells).index.entries.keys());
 }
 
 /** Keys on the 台帳 now (for row-deletion tracking). */
@@ -226,12 +267,29 @@ export function checkInvariants(
     }
   }
 
-  // 4. No formula in the 台帳.
-  const sheet = world.spreadsheet.sheets.find((s) => s.name === '台帳');
-  for (let r = 1; sheet && r <= sheet.lastRow(); r++) {
-    for (let c = 1; c <= sheet.lastColumn(); c++) {
-      const f = sheet.meta(r, c)?.formula;
-      if (f) out.push({ kind: 'formula', detail: `台帳 row ${r} column ${c}: ${f}` });
+  // 2 (cont.). Every archived row is in the key index, so no import can bring its line back (after the
+  // drain; a run killed between its copy and its index write leaves a copy the next archive run drops).
+  if (e.settled) {
+    const tags = indexedTags(world);
+    const live = new Set(records(world, '台帳').map((r) => String(r.キー)));
+    for (const r of archivedRecords(world)) {
+      const key = String(r.キー);
+      if (!live.has(key) && !tags.has(remoteTag(key).slice(3)))
+        out.push({
+          kind: 'archive-unindexed',
+          detail: `${key} is in 台帳アーカイブ but not in the key index`,
+        });
+    }
+  }
+
+  // 4. No formula in the 台帳 or its archive.
+  for (const name of ['台帳', ARCHIVE_SHEET]) {
+    const sheet = world.spreadsheet.sheets.find((s) => s.name === name);
+    for (let r = 1; sheet && r <= sheet.lastRow(); r++) {
+      for (let c = 1; c <= sheet.lastColumn(); c++) {
+        const f = sheet.meta(r, c)?.formula;
+        if (f) out.push({ kind: 'formula', detail: `${name} row ${r} column ${c}: ${f}` });
+      }
     }
   }
 

@@ -21,6 +21,7 @@ import type { FaultSpec } from '../mf/faults';
 import { mulberry32 } from '../mf/random';
 import type { Transaction } from '../mf/types';
 import { records } from '../person';
+import { archivePlan } from './archiver';
 import { checkInvariants, journalsForLedger, LedgerReader, ledgerKeys, type Violation } from './invariants';
 import { act, newMarks, type Typed } from './people';
 import type { Fault, PersonAct, Scenario } from './scenario';
@@ -177,6 +178,9 @@ function timeline(s: Scenario, from: number): { jobs: Job[]; happenings: Happeni
       base += s.interval * MINUTE;
     }
   }
+  // 古い行をアーカイブ at random moments (archiver.ts), like a menu click.
+  for (const a of s.archiver === false ? [] : archivePlan(s, starts))
+    jobs.push({ at: a.at, name: 'archiveLedger', kind: 'menu', user: a.user ? BOB : OWNER, killAt: a.kill });
   for (const r of senderPlan(s, starts))
     jobs.push({
       at: r.at,

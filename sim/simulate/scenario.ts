@@ -118,6 +118,11 @@ export interface Scenario {
   /** Seeds the interleaving choices; sticky schedules let one execution run ahead. */
   schedule: { seed: number; sticky: boolean };
   slots: Slot[];
+  /**
+   * false: no 古い行をアーカイブ clicks (archiver.ts). The fixed cases of regressions.ts were found before the
+   * archive existed and are replayed as found; generated scenarios leave it out (clicks on).
+   */
+  archiver?: false;
 }
 
 const maybe = <T>(

@@ -196,6 +196,8 @@ export function createWorld(o: WorldOptions): SimWorld {
   setSetting(world, '照合間隔（分）', String(o.interval ?? 15));
   setSetting(world, '最大試行回数', String(o.maxAttempts ?? 3));
   setSetting(world, '照合猶予（分）', String(mfWorld.graceMinutes));
+  // Archive runs (archiver.ts) move every 完了・除外 row: the months are 0 so there are rows to move.
+  setSetting(world, 'アーカイブまでの月数', '0');
   if (o.rules !== false) addRules(world, [...EXAMPLE_RULES, ...MORE_RULES]);
   // Another automation sends events to the web app (sender.ts): its 取込元 and the web app's key.
   const sources = world.spreadsheet.sheets.find((x) => x.name === '取込元');

@@ -11,6 +11,7 @@
 import { isEvtKey } from '../core/events';
 import { isCsvKey } from '../core/keys';
 import type { LedgerRecord, LedgerTable, RowChange } from '../core/ledger';
+import { archivedCounts } from '../gas/archive-sheet';
 
 const DONE_ROWS = 'KICHO_DONE_ROWS';
 
@@ -36,6 +37,32 @@ export function doneCounts(table: LedgerTable): DoneCounts {
   const c: DoneCounts = { mf: 0, csv: 0 };
   for (const r of table.rows) if (sent(r.record)) c[kind(r.record.キー)] += 1;
   return c;
+}
+
+/**
+ * Sent rows of the 台帳 plus those moved to 台帳アーカイブ (issue 18): an archived 完了 row is not a row
+ * gone. The archive's counts come from the index's mirror in script properties (no Sheets call).
+ */
+export function doneCountsWithArchive(table: LedgerTable): DoneCounts {
+  const live = doneCounts(table);
+  const a = archivedCounts();
+  return { mf: live.mf + a.mf, csv: live.csv + a.csv };
+}
+
+/**
+ * After an archive run dropped archive copies of rows the 台帳 also held (an earlier run stopped between
+ * its copy and its removal): while they were in both places they counted twice, and a watch may have
+ * raised the mark by them. The mark comes down by them, never below what is there now.
+ */
+export function settleDoubleCounted(now: DoneCounts, doubled: DoneCounts): void {
+  if (doubled.mf === 0 && doubled.csv === 0) return;
+  const last = lastDoneRows();
+  if (!last) return;
+  const next = {
+    mf: Math.max(now.mf, Math.min(last.mf, last.mf - doubled.mf)),
+    csv: Math.max(now.csv, Math.min(last.csv, last.csv - doubled.csv)),
+  };
+  if (next.mf !== last.mf || next.csv !== last.csv) store(next);
 }
 
 /** The mark: sent rows counted so far, by kind (null before the first count). */
@@ -76,7 +103,7 @@ export function goneMessage(last: DoneCounts | null, now: DoneCounts): string | 
  */
 export function watchDoneRows(table: LedgerTable): string | null {
   const last = lastDoneRows();
-  const now = doneCounts(table);
+  const now = doneCountsWithArchive(table);
   const message = goneMessage(last, now);
   const next = last ? { mf: Math.max(last.mf, now.mf), csv: Math.max(last.csv, now.csv) } : now;
   if (!last || next.mf !== last.mf || next.csv !== last.csv) store(next);

@@ -2,6 +2,7 @@
  * dryRun(): what the next postApproved() would do, written row by row to ドライラン, with a
  * dialog of counts and warnings for the person who asked. Changes nothing in MF or the 台帳.
  */
+
 import { csvDryRunWarnings } from '../core/csv/warnings';
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
 import { scriptJson } from '../core/html';
@@ -11,6 +12,7 @@ import type { RuleFinding } from '../core/rules/diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { selfTestWarnings } from '../core/self-test';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
+import { archivedRows } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
@@ -55,9 +57,12 @@ export function computeDryRun(ctx: RunContext): {
     who: ctx.who,
     now: new Date().toISOString(),
     lastRowCount: lastLedgerRows(),
+    archivedRows: archivedRows(),
     lastWindow: lastImportWindow(),
     currentWindow: window.label,
-    taggedJournalsInMf: table.rows.length === 0 ? taggedJournals(window.start, window.end) : null,
+    // With rows archived, MF's journals are theirs too: an empty 台帳 is judged by the count alone.
+    taggedJournalsInMf:
+      table.rows.length === 0 && archivedRows() === 0 ? taggedJournals(window.start, window.end) : null,
   });
   plan.warnings.push(...csvDryRunWarnings(table.rows, readSources(), masters));
   // The dry run shows what 登録 would do: with another office connected, it would send nothing.

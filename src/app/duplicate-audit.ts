@@ -5,6 +5,7 @@
  * メモ and every delete in progress. MF calls grow with journals ÷ page size, never with groups or rows.
  */
 
+import { archivedJournal } from '../core/archive';
 import { type DuplicateGroup, findDuplicates, PROPOSAL } from '../core/duplicates/detect';
 import {
   type AuditJournal,
@@ -17,6 +18,7 @@ import { auditRecords } from '../core/duplicates/sheet';
 import { ownAccounts } from '../core/own-accounts';
 import { SHEET } from '../core/schema';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
+import { readArchiveIndex } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
 import {
   duplicateSheet,
@@ -86,9 +88,11 @@ export function runAudit(ctx: RunContext, period?: AuditPeriod, client?: MfClien
   const masters = readMasters();
   const sources = readSources();
   const own = ownAccounts(masters, sources);
-  const accountOfKey = new Map(ledger.rows.map((r) => [String(r.record.キー), String(r.record.口座)]));
+  const accountOfKey = new Map(ledger.rows.map((r) => [r.record.キー, r.record.口座]));
   // Page by page: each page of up to 10,000 journals becomes facts and is let go.
-  const links = new LedgerLinks(ledger.rows);
+  // Journals of rows moved to 台帳アーカイブ are the 台帳's own too (the key index, one read).
+  const { index } = readArchiveIndex();
+  const links = new LedgerLinks(ledger.rows, archivedJournal(index));
   const facts: JournalFacts[] = [];
   mf.eachJournalPage(window.start, window.end, (page) => {
     for (const f of journalFacts((page as AuditJournal[]).filter(auditable), links, facts.length))

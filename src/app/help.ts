@@ -1,4 +1,6 @@
+import { ARCHIVE_SETTING, ARCHIVE_SHEET } from '../core/archive';
 import { dailyPlan, measuredCost, PLANNING_KIND, WORKSPACE_NOTE } from '../core/quota';
+import { archivedRows } from '../gas/archive-sheet';
 import { readSettings } from '../gas/settings-sheet';
 import { readUsage } from '../gas/usage';
 
@@ -14,10 +16,19 @@ export function currentPlanText(): string {
   return `いまの設定では ${plan.text} ${WORKSPACE_NOTE}`;
 }
 
+/** Where archived rows are, for ヘルプ (no Sheets call: the index's counts in script properties). */
+export function archiveHelpText(): string {
+  const n = archivedRows();
+  return n > 0
+    ? `「${ARCHIVE_SETTING}」より古い「完了」「除外」の行は、メニュー「古い行をアーカイブ」でシート「${ARCHIVE_SHEET}」に移ります（今 ${n} 行）。`
+    : `「${ARCHIVE_SETTING}」を設定してメニュー「古い行をアーカイブ」を実行すると、古い「完了」「除外」の行がシート「${ARCHIVE_SHEET}」に移ります（まだ移した行はありません）。`;
+}
+
 /** Menu 「ヘルプ」: the daily steps, what each 状態 means, and what to do when something stops. */
 export function openHelp(): void {
   const template = HtmlService.createTemplateFromFile('help');
   template.quotaText = currentPlanText();
+  template.archiveText = archiveHelpText();
   const html = template.evaluate().setWidth(560).setHeight(620);
   SpreadsheetApp.getUi().showModalDialog(html, 'ヘルプ');
 }

@@ -4,6 +4,7 @@
  * imports it; importCsv(text, sourceName, layout?) is the same import for decoded text.
  */
 
+import { isArchived } from '../core/archive';
 import { balanceBreaks, monthEndBalances } from '../core/csv/balances';
 import { charsetLabel } from '../core/csv/encoding';
 import { type CsvReading, describeProblem, overlapWarning, planCsvIntake, readCsv } from '../core/csv/intake';
@@ -20,6 +21,7 @@ import { MF_BEHAVIOUR_MSG } from '../core/mf-behaviour';
 import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { importBlockedBy } from '../core/self-test';
+import { readArchiveIndex } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
 import { decodeCsvBase64 } from '../gas/csv-file';
 import { appendLedgerRecords, readLedger, restoreKeys } from '../gas/ledger-sheet';
@@ -108,7 +110,11 @@ export function runImportCsv(
     if (added) appendSource(source);
     const table = readLedger();
     const gone = watchDoneRows(table);
-    const plan = planCsvIntake(table, reading.lines, name, new Date().toISOString(), tagged);
+    // CSV lines whose rows moved to 台帳アーカイブ count as imported (one read of the key index).
+    const { index } = readArchiveIndex();
+    const lines = reading.lines.filter((l) => !isArchived(index, l.key));
+    const plan = planCsvIntake(table, lines, name, new Date().toISOString(), tagged);
+    plan.already += reading.lines.length - lines.length;
     const keys = restoreKeys(table, plan.keyRestores);
     // A line sent a moment ago whose row was deleted comes back 不明: looked up before any send.
     const fresh = holdRecentlySent(plan.newRows, readSettings().settings.graceMinutes);
@@ -244,7 +250,10 @@ export function csvPreview(base64: string, sourceName: string, layout?: unknown)
     if (!listed)
       warnings.push(`取込元「${name}」はまだありません。取り込むと 勘定科目 普通預金 で追加します。`);
     warnings.push(...doubleCountWarnings([listed ?? newSource(name)], readMasters()));
-    const plan = planCsvIntake(readLedger(), reading.lines, name, '');
+    const { index } = readArchiveIndex();
+    const lines = reading.lines.filter((l) => !isArchived(index, l.key));
+    const plan = planCsvIntake(readLedger(), lines, name, '');
+    plan.already += reading.lines.length - lines.length;
     const overlap = overlapWarning(name, plan.overlapDates);
     if (overlap) warnings.push(overlap);
     if (plan.already > 0) warnings.push(`${plan.already} 件は取込済みなので追加しません。`);

@@ -2,6 +2,7 @@
  * importTransactions(): MF's 未仕訳 lines for the window in 設定 become 台帳 rows, once each.
  */
 
+import { ARCHIVE_SHEET, isArchived } from '../core/archive';
 import { planIntake } from '../core/intake';
 import { isMfKey, mfKey } from '../core/keys';
 import type { Masters } from '../core/masters';
@@ -9,6 +10,7 @@ import { SHEET } from '../core/schema';
 import { importBlockedBy } from '../core/self-test';
 import type { Settings } from '../core/settings';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
+import { readArchiveIndex } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger, restoreKeys, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
@@ -58,9 +60,7 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
   const settled: MfTransaction[] = [];
   const before = readLedger();
   const unsentMf = new Set(
-    before.rows
-      .filter((r) => isMfKey(String(r.record.キー)) && UNSENT.has(String(r.record.状態)))
-      .map((r) => String(r.record.キー)),
+    before.rows.filter((r) => isMfKey(r.record.キー) && UNSENT.has(r.record.状態)).map((r) => r.record.キー),
   );
   for (const target of targets(settings, masters, messages)) {
     const base = { startDate: window.start, endDate: window.end, connectedAccountId: target };
@@ -95,7 +95,11 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
     const table = readLedger();
     const gone = watchDoneRows(table);
     const now = new Date().toISOString();
-    const plan = planIntake(table, pending, settled, masters, now, journalIds);
+    // Lines whose rows moved to 台帳アーカイブ are on the 台帳 for intake (one read of the key index):
+    // MF lists a line excluded in kicho as 未仕訳 for ever, and it must not come back as a new row.
+    const { index } = readArchiveIndex();
+    const notArchived = pending.filter((t) => !isArchived(index, mfKey(t.id)));
+    const plan = planIntake(table, notArchived, settled, masters, now, journalIds);
     const keyed = plan.changes.filter((c) => c.patch.キー !== undefined);
     const { withheld } = writeLedgerChanges(
       table,
@@ -117,10 +121,11 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
       rows: table.rows.length + added,
       gone,
       held: fresh.held,
+      archived: pending.length - notArchived.length,
     };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
-  const { planned, added, elsewhere, restored, rows, gone, held } = done.value;
+  const { planned, added, elsewhere, restored, rows, gone, held, archived } = done.value;
   if (held > 0)
     messages.unshift(
       `${held} 件は少し前に送信した明細のため「不明」として追加しました（行が消されて取り込み直された可能性があります）。照合でMFの仕訳を確かめるまで送信しません。`,
@@ -134,7 +139,8 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
   if (gone) messages.unshift(gone);
   messages.unshift(
     `${window.start} 〜 ${window.end} の未仕訳明細 ${pending.length} 件を確認し、${added} 件を台帳に追加しました。` +
-      (elsewhere > 0 ? ` MFの画面で処理済みだった ${elsewhere} 件を更新しました。` : ''),
+      (elsewhere > 0 ? ` MFの画面で処理済みだった ${elsewhere} 件を更新しました。` : '') +
+      (archived > 0 ? ` ${archived} 件はアーカイブ済みの行（シート「${ARCHIVE_SHEET}」）です。` : ''),
   );
   if (added < planned) {
     messages.unshift(

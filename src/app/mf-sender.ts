@@ -42,8 +42,8 @@ function afterRefusal(
   print: string,
   refused: Extract<SendOutcome, { kind: 'rejected' }>,
 ): SendResult {
-  const id = String(record.明細ID);
-  const date = String(record.取引日);
+  const id = record.明細ID;
+  const date = record.取引日;
   try {
     const journal = client
       .journalsBetween(date, date, { transactionIds: [id] })
@@ -75,11 +75,11 @@ function toResult(outcome: SendOutcome, print: string, client: MfClient, record:
 function periodProblem(client: MfClient, record: LedgerRecord): SendResult | null {
   let inside: boolean;
   try {
-    inside = client.periodOf(String(record.取引日)) !== null;
+    inside = client.periodOf(record.取引日) !== null;
   } catch (_e) {
     return { kind: 'not-sent', reason: POST_MSG.noPeriods };
   }
-  return inside ? null : { kind: 'invalid', problems: [POST_MSG.outsidePeriod(String(record.取引日))] };
+  return inside ? null : { kind: 'invalid', problems: [POST_MSG.outsidePeriod(record.取引日)] };
 }
 
 /**
@@ -87,12 +87,7 @@ function periodProblem(client: MfClient, record: LedgerRecord): SendResult | nul
  * its 取込元's counter account) carrying the same remote tag, and reconciled by that tag.
  */
 function sendCsv(client: MfClient, masters: Masters, sources: readonly CsvSource[], c: Claimed): SendResult {
-  const built = csvJournalRequest(
-    c.record,
-    findSource(sources, String(c.record.口座)),
-    masters,
-    remoteTag(c.key),
-  );
+  const built = csvJournalRequest(c.record, findSource(sources, c.record.口座), masters, remoteTag(c.key));
   if (!built.ok) return { kind: 'invalid', problems: built.problems };
   const print = fingerprint(c.record);
   try {
@@ -132,7 +127,7 @@ function statementFacts(
   const rows = claimed.filter((c) => isMfKey(c.key));
   if (rows.length === 0) return { facts, auth: null, unverified: false };
   try {
-    for (const w of dateWindows(rows.map((c) => String(c.record.取引日)))) {
+    for (const w of dateWindows(rows.map((c) => c.record.取引日))) {
       for (const t of client.listTransactions({ startDate: w.start, endDate: w.end })) {
         facts.set(t.id, {
           取引日: t.date,
@@ -176,8 +171,8 @@ export function mfSender(client: MfClient, masters: Masters, sources: readonly C
       if (!isMfKey(c.key)) return { kind: 'invalid', problems: [`キー「${c.key}」の形が正しくありません。`] };
       if (lines.auth) return { kind: 'unauthorized', message: lines.auth };
       if (lines.unverified) return { kind: 'not-sent', reason: STATEMENT_MSG.unverified };
-      const line = lines.facts.get(String(c.record.明細ID));
-      if (!line) return { kind: 'invalid', problems: [STATEMENT_MSG.missing(String(c.record.取引日))] };
+      const line = lines.facts.get(c.record.明細ID);
+      if (!line) return { kind: 'invalid', problems: [STATEMENT_MSG.missing(c.record.取引日)] };
       const edits = statementEdits(c.record, line);
       if (edits.length > 0) return { kind: 'invalid', problems: [STATEMENT_MSG.edited(edits)] };
       const built = journalizeRequest(c.record, masters);

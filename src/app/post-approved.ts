@@ -11,6 +11,7 @@ import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { postingBlockedBy } from '../core/self-test';
 import { importWindow, SETTING_NEEDS, type Settings } from '../core/settings';
+import { archivedRows } from '../gas/archive-sheet';
 import { scriptClock, today } from '../gas/clock';
 import { confirmByTyping } from '../gas/dialog';
 import { postingReader } from '../gas/ledger-scan';
@@ -56,8 +57,16 @@ const LOST_LEDGER_TITLE = '台帳の行が減っています';
 const CONTINUE_WORD = '続行';
 
 /** Why posting must stop because the 台帳 looks lost, or null (MF is asked only when the 台帳 is empty). */
-function lostLedger(rowsNow: number, last: number, settings: Settings, mf: MfClient): string | null {
-  if (rowsNow > 0 || ledgerLooksLost(rowsNow, last)) return lostLedgerReason(rowsNow, last, null);
+function lostLedger(
+  rowsNow: number,
+  last: number,
+  settings: Settings,
+  mf: MfClient,
+  archived: number,
+): string | null {
+  // With rows archived, MF's journals are theirs too: an empty 台帳 is judged by the count alone.
+  if (rowsNow > 0 || archived > 0 || ledgerLooksLost(rowsNow, last))
+    return lostLedgerReason(rowsNow, last, null);
   const window = importWindow(settings, today());
   return lostLedgerReason(rowsNow, last, kichoJournalsIn(mf, window.start, window.end));
 }
@@ -104,7 +113,10 @@ export function runPost(
   // One 台帳, one office (DESIGN §5): nothing is claimed or sent while another office is connected.
   const otherOffice = officeRefusal(mf);
   if (otherOffice) return { ok: false, count: 0, messages: [otherOffice, ...messages] };
-  const lost = lostLedger(rowsNow, last, settings, mf);
+  // recordLedgerRows keeps 台帳 + archive: the 台帳 itself should hold that minus what is archived now,
+  // so an archive is not a loss and a 台帳 emptied beside a big archive still is.
+  const archived = archivedRows();
+  const lost = lostLedger(rowsNow, last - archived, settings, mf, archived);
   if (lost) {
     // DESIGN §5 guard: a trigger never bypasses it; a person may, on purpose, in a menu run.
     const confirmed =

@@ -2,6 +2,7 @@
  * restoreLedgerFromMf(): rebuilds 台帳 rows that went missing from the journals kicho created in
  * MF (their remote tags and statement-line ids), as 完了, so nothing is ever posted a second time.
  */
+import { ARCHIVE_SHEET, BRING_BACK, isArchived } from '../core/archive';
 import { emptyRecord, newRowFor } from '../core/intake';
 import { isRemoteTag, mfKey, remoteTag } from '../core/keys';
 import { indexByKey, type LedgerRecord } from '../core/ledger';
@@ -11,6 +12,7 @@ import { isKichoJournal, type MfBehaviour } from '../core/mf-behaviour';
 import { RECENT_SEND_MEMO } from '../core/recent-sends';
 import { SHEET } from '../core/schema';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
+import { readArchiveIndex } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
@@ -20,7 +22,7 @@ import { readMasters } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
 import { canonicalId, IdMap } from '../mf/ids';
 import type { MfJournal, MfTransaction } from '../mf/types';
-import { doneCounts, goneMessage, lastDoneRows, resetDoneRows } from './done-rows';
+import { doneCountsWithArchive, goneMessage, lastDoneRows, resetDoneRows } from './done-rows';
 import { preflight, settingsFor } from './preflight';
 import { recentlySent } from './recent-sends';
 
@@ -106,7 +108,7 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
   // MF's listings lag behind a journalize: a line MF calls journalized whose journal does not show yet,
   // or that kicho sent a moment ago, comes back as 不明 — reconcile finds its journal later.
   const sentJustNow = recentlySent(settings.graceMinutes);
-  const rebuiltIds = new Set(rebuilt.map((r) => String(r.明細ID)));
+  const rebuiltIds = new Set(rebuilt.map((r) => r.明細ID));
   const waiting: LedgerRecord[] = [];
   for (const line of lines.values()) {
     if (rebuiltIds.has(line.id) || withJournal.has(canonicalId(line.id))) continue;
@@ -125,11 +127,13 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
     const table = readLedger();
     // A line whose row is still there (even with a broken key: its 明細ID) is not added again.
     const present = indexByKey(table.rows);
-    const ids = new Set(table.rows.map((r) => String(r.record.明細ID)).filter((id) => id !== ''));
-    const added = [...rebuilt, ...waiting].filter(
-      (r) => !present.has(String(r.キー)) && !ids.has(String(r.明細ID)),
-    );
-    const before = doneCounts(table);
+    const ids = new Set(table.rows.map((r) => r.record.明細ID).filter((id) => id !== ''));
+    // A line whose row was moved to 台帳アーカイブ is there too (one read of the key index).
+    const { index } = readArchiveIndex();
+    const candidates = [...rebuilt, ...waiting].filter((r) => !present.has(r.キー) && !ids.has(r.明細ID));
+    const added = candidates.filter((r) => !isArchived(index, r.キー));
+    const archived = candidates.length - added.length;
+    const before = doneCountsWithArchive(table);
     const gone = goneMessage(lastDoneRows(), before);
     // Counted from the sheet after the write (DESIGN §9.7), not from the plan.
     const written = appendLedgerRecords(added);
@@ -140,10 +144,10 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
     // this: with nothing left waiting, the 台帳 as it now is is what sent rows are counted against.
     if (written === added.length && pending === 0)
       resetDoneRows({ mf: before.mf + written, csv: before.csv });
-    return { planned: added.length, written, gone, pending };
+    return { planned: added.length, written, gone, pending, archived };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
-  const { planned, written, gone, pending } = done.value;
+  const { planned, written, gone, pending, archived } = done.value;
   const messages = [
     `MFの仕訳 ${journals.length} 件を確認し、台帳に ${written - pending} 行を「完了」として戻しました。`,
     ...notes,
@@ -155,6 +159,10 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
   if (unkeyed > 0)
     messages.push(
       `明細に結びつかない仕訳 ${unkeyed} 件は戻せませんでした（CSVの行なら、同じCSVを取り込み直すと「完了」として戻ります。それ以外はMFで確認してください）。`,
+    );
+  if (archived > 0)
+    messages.push(
+      `${archived} 件はシート「${ARCHIVE_SHEET}」にアーカイブ済みの行のため、台帳には戻しませんでした（アーカイブから戻すには、その行の 操作 に「${BRING_BACK}」と入れてメニュー「記帳 > アーカイブから戻す」を実行してください）。`,
     );
   if (gone) messages.push(`復元の前: ${gone}`);
   if (written < planned) {

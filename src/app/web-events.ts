@@ -9,6 +9,7 @@
  * one event would otherwise slip through. Every path answers JSON, and says whether sending the same
  * request again is safe: it always is, since the key decides; `retry: false` means it would not help.
  */
+import { archivedKind, stateOfKind } from '../core/archive';
 import { findSource, sourceNameProblem } from '../core/csv/sources';
 import {
   allRetry,
@@ -29,6 +30,7 @@ import type { LedgerRecord } from '../core/ledger';
 import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { importBlockedBy } from '../core/self-test';
+import { readArchiveIndex } from '../gas/archive-sheet';
 import { jsonOutput } from '../gas/content';
 import { appendEventRows, readEventView } from '../gas/event-ledger';
 import { ledgerSheet } from '../gas/ledger-sheet';
@@ -150,7 +152,14 @@ function receiveEvents(e: WebAppEvent): EventAnswer {
   const done = underScriptLock(() => {
     const sheet = ledgerSheet();
     const view = readEventView(sheet);
-    const plan = planEvents(checked, source.name, view.states, view.journalIds, new Date().toISOString());
+    // An event whose row moved to 台帳アーカイブ is a duplicate with its archived 状態 (one index read).
+    const { index } = readArchiveIndex();
+    const states = new Map(view.states);
+    for (const c of checked) {
+      const kind = c.ok && !states.has(c.event.key) ? archivedKind(index, c.event.key) : undefined;
+      if (c.ok && kind) states.set(c.event.key, stateOfKind(kind));
+    }
+    const plan = planEvents(checked, source.name, states, view.journalIds, new Date().toISOString());
     // An event sent a moment ago whose row a person deleted comes back 不明: looked up before any send.
     const held = holdRecentlySent(plan.records, graceMinutes);
     const readBack = appendEventRows(held.rows, sheet, view);

@@ -26,8 +26,10 @@ export interface DryRunContext {
   batchLimit: number;
   who: string;
   now: string;
-  /** 台帳 data rows the last run saw (0 when unknown). */
+  /** 台帳 data rows plus archived rows the last run saw (0 when unknown). */
   lastRowCount: number;
+  /** Rows in 台帳アーカイブ now (issue 18: moved, not lost). */
+  archivedRows?: number;
   /** Import window of the last import, and the one in 設定 now (`start..end`, end '' = today). */
   lastWindow: string | null;
   currentWindow: string;
@@ -106,10 +108,10 @@ export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
   const toSend: string[] = [];
   for (const c of claimed) {
     const resolved = resolvePosting(ctx.masters, {
-      勘定科目: String(c.record.勘定科目),
-      補助科目: String(c.record.補助科目),
-      税区分: String(c.record.税区分),
-      取引先: String(c.record.取引先),
+      勘定科目: c.record.勘定科目,
+      補助科目: c.record.補助科目,
+      税区分: c.record.税区分,
+      取引先: c.record.取引先,
     });
     if (resolved.ok) {
       toSend.push(c.key);
@@ -138,19 +140,19 @@ export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
   const claimedKeys = new Set(claimed.map((c) => c.key));
   for (const row of after.rows) {
     const r = row.record;
-    const state = String(r.状態);
+    const state = r.状態;
     if (badKey.has(row.rowNumber)) continue;
     if (!isLedgerState(state)) {
       lines.push({ category: '要確認', record: r, note: unknownStateReason(state) });
-    } else if (state === '完了' && String(r.MF仕訳ID).trim() === '') {
+    } else if (state === '完了' && r.MF仕訳ID.trim() === '') {
       lines.push({ category: '照合待ち', record: r, note: COMPLETED_WITHOUT_ID });
     } else if (state === '送信中' || state === '不明') {
       lines.push({ category: '照合待ち', record: r, note: '送信結果をMFで確認するまで再送しません。' });
-    } else if ((state === '要確認' || state === '未判定') && !claimedKeys.has(String(r.キー))) {
-      lines.push({ category: '要確認', record: r, note: String(r.メモ) || '確認が必要です。' });
+    } else if ((state === '要確認' || state === '未判定') && !claimedKeys.has(r.キー)) {
+      lines.push({ category: '要確認', record: r, note: r.メモ || '確認が必要です。' });
     } else if (state === '失敗') {
-      lines.push({ category: '失敗', record: r, note: String(r.メモ) });
-    } else if (state === '完了' && String(r.指紋) !== '' && fingerprint(r) !== String(r.指紋)) {
+      lines.push({ category: '失敗', record: r, note: r.メモ });
+    } else if (state === '完了' && r.指紋 !== '' && fingerprint(r) !== r.指紋) {
       lines.push({
         category: '編集済み',
         record: r,
@@ -170,8 +172,9 @@ export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
   for (const l of lines) counts[l.category] += 1;
 
   const warnings: string[] = [];
+  // The last count is 台帳 + archive: the 台帳 itself should hold it minus what is archived now.
   const rowCount = table.rows.length;
-  const lost = lostLedgerReason(rowCount, ctx.lastRowCount, ctx.taggedJournalsInMf);
+  const lost = lostLedgerReason(rowCount, ctx.lastRowCount - (ctx.archivedRows ?? 0), ctx.taggedJournalsInMf);
   if (lost) warnings.push(lost);
   if (ctx.lastWindow !== null && ctx.lastWindow !== ctx.currentWindow) {
     warnings.push(

@@ -76,7 +76,7 @@ export function planIntake(
   const byKey = indexByKey(table.rows);
   // A row keeps its line even when a person broke its key: its 明細ID still names the line, so the
   // line is not added a second time (and the key is put back when MF's line confirms the row).
-  const idOnSheet = new Set(table.rows.map((r) => String(r.record.明細ID).trim()).filter((id) => id !== ''));
+  const idOnSheet = new Set(table.rows.map((r) => r.record.明細ID.trim()).filter((id) => id !== ''));
   const newRows: LedgerRecord[] = [];
   const seen = new Set<string>();
   for (const line of pending) {
@@ -90,13 +90,13 @@ export function planIntake(
   let keysRestored = 0;
   for (const row of table.rows) {
     const r = row.record;
-    const id = String(r.明細ID).trim();
+    const id = r.明細ID.trim();
     const want = id === '' ? null : mfKey(id);
-    if (want === null || String(r.キー) === want || byKey.has(want) || r.状態 === '除外') continue;
+    if (want === null || r.キー === want || byKey.has(want) || r.状態 === '除外') continue;
     const line = lineById.get(id);
-    if (!line || line.date !== String(r.取引日) || line.value !== Number(r.金額)) continue;
+    if (!line || line.date !== r.取引日 || line.value !== Number(r.金額)) continue;
     changes.push({
-      key: String(r.キー),
+      key: r.キー,
       rowNumber: row.rowNumber,
       patch: { キー: want, 更新日時: now, メモ: KEY_RESTORED_MEMO },
     });
@@ -106,7 +106,7 @@ export function planIntake(
   for (const line of settled) {
     const key = mfKey(line.id);
     for (const row of byKey.get(key) ?? []) {
-      if (!isMfKey(key) || !UNSENT.has(String(row.record.状態))) continue;
+      if (!isMfKey(key) || !UNSENT.has(row.record.状態)) continue;
       const excluded = line.journalizing_status === 'excluded';
       changes.push({
         key,

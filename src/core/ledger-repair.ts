@@ -17,7 +17,7 @@ import type { LedgerHeader } from './schema';
 
 /** True when some row read in `table` no longer holds its key at its row number. */
 export function rowsMoved(table: LedgerTable, keysNow: readonly unknown[], firstDataRow = 2): boolean {
-  return table.rows.some((r) => String(keysNow[r.rowNumber - firstDataRow] ?? '') !== String(r.record.キー));
+  return table.rows.some((r) => String(keysNow[r.rowNumber - firstDataRow] ?? '') !== r.record.キー);
 }
 
 /** `table` as the write means it to be keyed: a change may set キー itself (a key put back by intake). */
@@ -40,7 +40,7 @@ export function occurrenceKeys(table: LedgerTable): Map<number, string> {
   const seen = new Map<string, number>();
   const out = new Map<number, string>();
   for (const r of table.rows) {
-    const k = String(r.record.キー);
+    const k = r.record.キー;
     const n = seen.get(k) ?? 0;
     seen.set(k, n + 1);
     out.set(r.rowNumber, `${k}#${n}`);
@@ -89,7 +89,7 @@ export function repairChanges(
     if (!want) continue; // a row added since the read: the interrupted write never meant it
     const fields = Object.keys(want) as LedgerHeader[];
     const wrong = fields.some((h) => String(r.record[h]) !== String(want[h]));
-    if (wrong) repairs.push({ key: String(r.record.キー), rowNumber: r.rowNumber, patch: want });
+    if (wrong) repairs.push({ key: r.record.キー, rowNumber: r.rowNumber, patch: want });
   }
   return repairs;
 }

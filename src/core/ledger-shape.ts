@@ -31,7 +31,8 @@ export function looksLikeLedger(
   header: readonly unknown[],
   rows: readonly (readonly unknown[])[] = [],
 ): boolean {
-  if (name === SHEET.ledger || name.startsWith(BACKUP_PREFIX)) return false;
+  // 台帳アーカイブ (issue 18) has the 台帳's headers on purpose.
+  if (name === SHEET.ledger || name.startsWith(BACKUP_PREFIX) || name === '台帳アーカイブ') return false;
   const present = texts(header);
   if (LEDGER_MARKS.filter((h) => present.has(h)).length >= 4) return true;
   if (present.size > 0) return false;

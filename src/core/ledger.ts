@@ -119,12 +119,7 @@ export function parseLedger(values: readonly (readonly unknown[])[]): LedgerTabl
     // A row without a key is not a ledger line (blank rows, notes people typed below the table) —
     // unless it has a 状態 or a 明細ID: then it is a line whose key a person cleared, and it must be
     // seen (listed on 要確認, never sent, never imported a second time).
-    if (
-      String(record.キー).trim() === '' &&
-      String(record.状態).trim() === '' &&
-      String(record.明細ID).trim() === ''
-    )
-      continue;
+    if (record.キー.trim() === '' && record.状態.trim() === '' && record.明細ID.trim() === '') continue;
     rows.push({ rowNumber: i + 1, record });
   }
   return { columns, width: header.length, rows };
@@ -134,7 +129,7 @@ export function parseLedger(values: readonly (readonly unknown[])[]): LedgerTabl
 export function indexByKey(rows: readonly LedgerRow[]): Map<string, LedgerRow[]> {
   const index = new Map<string, LedgerRow[]>();
   for (const row of rows) {
-    const key = String(row.record.キー);
+    const key = row.record.キー;
     const list = index.get(key);
     if (list) list.push(row);
     else index.set(key, [row]);

@@ -4,7 +4,7 @@
  */
 import { indexByKey, type LedgerRecord, type LedgerRow, type RowChange } from './ledger';
 import { SAFETY } from './safety';
-import { SENT_STATES } from './states';
+import { isSent } from './states';
 
 export interface Claimed {
   key: string;
@@ -41,12 +41,12 @@ export function guardDuplicateKeys(rows: readonly LedgerRow[], now: string): Row
   for (const [key, list] of indexByKey(rows)) {
     // Rows without a key are not copies of one another: the key guard (key-check.ts) stops them.
     if (list.length < 2 || key.trim() === '') continue;
-    const sent = list.find((r) => SENT_STATES.includes(String(r.record.状態) as never));
+    const sent = list.find((r) => isSent(r.record.状態));
     const others = list.filter((r) => r !== sent);
     const numbers = list.map((r) => r.rowNumber).join('・');
     for (const row of others) {
-      const state = String(row.record.状態);
-      if (state === '除外' || state === '完了' || SENT_STATES.includes(state as never)) continue;
+      const state = row.record.状態;
+      if (state === '除外' || state === '完了' || isSent(state)) continue;
       const memo = sent
         ? `キーが ${sent.rowNumber} 行目と重複しています（${sent.rowNumber} 行目は送信済み）。この行は送信しません。重複なら「除外」を選んでください。`
         : `キーが重複しています（${numbers} 行目）。どれか一つを残し、ほかは「除外」を選んでください。`;
@@ -77,7 +77,7 @@ export function planClaim(
   const changes: RowChange[] = [];
   for (const row of rows) {
     if (claimed.length >= limit) break;
-    const key = String(row.record.キー);
+    const key = row.record.キー;
     const resend = !SAFETY.lookupBeforeResend && row.record.状態 === '不明';
     if ((row.record.状態 !== '送信待ち' && !resend) || dup.has(key)) continue;
     if (only && !only.has(key)) continue;

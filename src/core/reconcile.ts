@@ -64,7 +64,7 @@ export interface ReconcilePolicy {
 }
 
 function updatedMs(record: LedgerRecord): number {
-  const t = Date.parse(String(record.更新日時));
+  const t = Date.parse(record.更新日時);
   return Number.isFinite(t) ? t : 0;
 }
 
@@ -73,9 +73,9 @@ function updatedMs(record: LedgerRecord): number {
  * without the MF仕訳ID every 完了 of ours carries. Its line may be posted or not: it is looked up too.
  */
 export function strayState(record: LedgerRecord): boolean {
-  const state = String(record.状態);
-  if (!isLedgerState(state)) return String(record.キー).trim() !== '' || String(record.明細ID).trim() !== '';
-  return state === '完了' && String(record.MF仕訳ID).trim() === '';
+  const state = record.状態;
+  if (!isLedgerState(state)) return record.キー.trim() !== '' || record.明細ID.trim() !== '';
+  return state === '完了' && record.MF仕訳ID.trim() === '';
 }
 
 /**
@@ -83,8 +83,8 @@ export function strayState(record: LedgerRecord): boolean {
  * line), or null. Reconcile gives it back when MF holds the line's journal: that is proof enough.
  */
 export function keyToRestore(record: LedgerRecord): string | null {
-  const id = String(record.明細ID).trim();
-  const key = String(record.キー);
+  const id = record.明細ID.trim();
+  const key = record.キー;
   if (id === '' || isCsvKey(key) || record.状態 === '除外') return null;
   const want = mfKey(id);
   return key === want ? null : want;
@@ -106,7 +106,7 @@ export function reconcileCandidates(
     const state = row.record.状態;
     const stale = state === '送信中' && nowMs - updatedMs(row.record) >= leaseMs;
     if (state === '不明' || stale || strayState(row.record) || keyToRestore(row.record) !== null)
-      out.push({ key: String(row.record.キー), rowNumber: row.rowNumber, record: row.record });
+      out.push({ key: row.record.キー, rowNumber: row.rowNumber, record: row.record });
   }
   return out;
 }
@@ -122,7 +122,7 @@ export function reconcilePatch(
   p: ReconcilePolicy,
 ): Partial<LedgerRecord> | null {
   const stray = strayState(c.record);
-  const was = String(c.record.状態);
+  const was = c.record.状態;
   const restoredKey = keyToRestore(c.record);
   if (restoredKey !== null) {
     if (result.kind === 'found') {
@@ -130,7 +130,7 @@ export function reconcilePatch(
         キー: restoredKey,
         状態: '完了',
         MF仕訳ID: result.journalId,
-        完了日時: String(c.record.完了日時) !== '' ? c.record.完了日時 : p.now,
+        完了日時: c.record.完了日時 !== '' ? c.record.完了日時 : p.now,
         更新日時: p.now,
         メモ: KEY_RESTORED_BY_JOURNAL,
       };
@@ -143,7 +143,7 @@ export function reconcilePatch(
     return {
       状態: '完了',
       MF仕訳ID: result.journalId,
-      完了日時: stray && was === '完了' && String(c.record.完了日時) !== '' ? c.record.完了日時 : p.now,
+      完了日時: stray && was === '完了' && c.record.完了日時 !== '' ? c.record.完了日時 : p.now,
       更新日時: p.now,
       メモ: stray ? RECONCILE_MSG.foundStray(was) : RECONCILE_MSG.found,
     };
@@ -153,7 +153,7 @@ export function reconcilePatch(
     return {
       状態: '要確認',
       更新日時: p.now,
-      メモ: RECONCILE_MSG.outsidePeriod(String(c.record.取引日)),
+      メモ: RECONCILE_MSG.outsidePeriod(c.record.取引日),
     };
   }
   if (result.kind === 'missing') {
@@ -163,7 +163,7 @@ export function reconcilePatch(
     return {
       状態: '要確認',
       更新日時: p.now,
-      メモ: RECONCILE_MSG.missingStray(was, String(c.record.取引日)),
+      メモ: RECONCILE_MSG.missingStray(was, c.record.取引日),
     };
   }
   if (stray) {
@@ -205,7 +205,7 @@ export function unchanged(c: ReconcileCandidate, current: LedgerRecord | undefin
     !!current &&
     current.状態 === c.record.状態 &&
     current.更新日時 === c.record.更新日時 &&
-    String(current.明細ID) === String(c.record.明細ID)
+    current.明細ID === c.record.明細ID
   );
 }
 
@@ -264,7 +264,7 @@ function settleLookups(
     if (!row || !result) continue;
     const patch = reconcilePatch(c, result, policy);
     // A key given back must not be one another row holds already (the duplicate-key guard's case).
-    if (patch?.キー !== undefined && byKey.has(String(patch.キー))) continue;
+    if (patch?.キー !== undefined && byKey.has(patch.キー)) continue;
     if (patch) changes.push({ key: c.key, rowNumber: row.rowNumber, patch });
   }
   return changes;

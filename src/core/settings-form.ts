@@ -66,6 +66,10 @@ const FIELDS: Readonly<Record<string, FieldSpec>> = {
     kind: 'int',
     hint: '重複点検で、取引日がこの日数まで離れた同じ金額・同じ科目の仕訳を同じお金の二重記帳とみなします（0〜31）。',
   },
+  アーカイブまでの月数: {
+    kind: 'int',
+    hint: '「古い行をアーカイブ」で、取引日と最後の更新がこの月数より前の「完了」「除外」の行をシート「台帳アーカイブ」に移します（0〜120、空はしない）。',
+  },
 };
 
 function display(value: unknown, kind: FieldKind): string {

@@ -21,6 +21,7 @@ export const SETTING_DEFAULTS: ReadonlyArray<readonly [item: string, value: stri
   ['売掛金の定期チェック', 'オフ'],
   ['バックアップ世代数', '7'],
   ['重複とみなす日数', '3'],
+  ['アーカイブまでの月数', ''],
 ];
 
 export interface Settings {
@@ -48,6 +49,8 @@ export interface Settings {
   backupGenerations: number;
   /** 重複点検: two recordings of one money may be dated this many days apart (card use vs posting date). */
   duplicateDays: number;
+  /** 古い行をアーカイブ: 完了・除外 rows this many months old move to 台帳アーカイブ (null = 空: never). */
+  archiveMonths: number | null;
 }
 
 export interface SettingProblem {
@@ -196,6 +199,7 @@ export const SETTING_NEEDS = {
   triggers: ['照合間隔（分）', '売掛金の定期チェック'],
   audit: ['取込開始日', '取込終了日', '重複とみなす日数'],
   balances: ['取込開始日', '取込終了日'],
+  archive: ['アーカイブまでの月数'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** Parses 設定; an invalid value falls back to its default and is reported with its cell. */
@@ -283,6 +287,7 @@ export function parseSettings(
     receivablesWeekly: choice('売掛金の定期チェック', ['オン', 'オフ'] as const, 'オフ') === 'オン',
     backupGenerations: int('バックアップ世代数', 7, 0, 30),
     duplicateDays: int('重複とみなす日数', 3, 0, 31),
+    archiveMonths: text('アーカイブまでの月数') === '' ? null : int('アーカイブまでの月数', 0, 0, 120),
   };
   if (settings.importStart && settings.importEnd && settings.importStart > settings.importEnd) {
     report('取込終了日', `取込開始日（${settings.importStart}）より前になっています。`);

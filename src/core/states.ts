@@ -33,3 +33,7 @@ export type Operation = (typeof OPERATIONS)[number];
 
 /** States in which a send may be in flight or done: such a row is never sent again without a lookup. */
 export const SENT_STATES: readonly LedgerState[] = ['送信中', '完了', '不明'];
+
+export function isSent(state: string): boolean {
+  return (SENT_STATES as readonly string[]).includes(state);
+}

@@ -105,15 +105,12 @@ export function postingReader(sheet: Sheet): PostingReader {
     for (let i = 0; i < count; i++) {
       const record = emptyRecord();
       for (const h of SCANNED) setField(record, h, cellText(at(h, i), h));
-      const key = String(record.キー);
-      if (key.trim() === '' && String(record.状態).trim() === '') continue;
+      const key = record.キー;
+      if (key.trim() === '' && record.状態.trim() === '') continue;
       const rowNumber = i + 2;
       rows.push({ rowNumber, record });
       const active =
-        ACTIVE.has(String(record.状態)) ||
-        String(record.操作).trim() !== '' ||
-        (keys.get(key) ?? 0) > 1 ||
-        key.trim() === '';
+        ACTIVE.has(record.状態) || record.操作.trim() !== '' || (keys.get(key) ?? 0) > 1 || key.trim() === '';
       if (active) {
         if (last < first) first = rowNumber;
         last = rowNumber;
@@ -151,9 +148,9 @@ export function postingReader(sheet: Sheet): PostingReader {
       const span = spanRows(header, grid, known.first);
       // Every row of the span must hold the key it held at the scan: else rows moved, scan again.
       const before = known.rows.filter((r) => r.rowNumber >= known.first && r.rowNumber <= known.last);
-      const now = new Map(span.map((r) => [r.rowNumber, String(r.record.キー)]));
+      const now = new Map(span.map((r) => [r.rowNumber, r.record.キー]));
       const still =
-        before.every((r) => now.get(r.rowNumber) === String(r.record.キー)) && span.length >= before.length;
+        before.every((r) => now.get(r.rowNumber) === r.record.キー) && span.length >= before.length;
       if (!still) return scanAll(header);
       const table = withSpan(header, known.rows, span, known.first, known.last);
       known.rows = table.rows;
@@ -164,7 +161,7 @@ export function postingReader(sheet: Sheet): PostingReader {
       if (!span || changes.every((c) => c.rowNumber >= span.first && c.rowNumber <= span.last))
         return { table, changes: [...changes] };
       const whole = full();
-      const keyAt = new Map(whole.rows.map((r) => [r.rowNumber, String(r.record.キー)]));
+      const keyAt = new Map(whole.rows.map((r) => [r.rowNumber, r.record.キー]));
       // A change whose row no longer holds its key is dropped: the row is found again next run.
       return { table: whole, changes: changes.filter((c) => keyAt.get(c.rowNumber) === c.key) };
     },

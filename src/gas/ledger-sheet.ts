@@ -296,7 +296,7 @@ function readKeysAndPeople(
   const expected = withPatchedKeys(table, changes);
   for (const r of expected.rows) {
     if (r.rowNumber < first || r.rowNumber > last) continue;
-    if (String(grid[r.rowNumber - first]?.[keyCol - left] ?? '') !== String(r.record.キー)) return null;
+    if (String(grid[r.rowNumber - first]?.[keyCol - left] ?? '') !== r.record.キー) return null;
   }
   const rows = table.rows.map((r) => {
     if (r.rowNumber < first || r.rowNumber > last) return r;
@@ -322,18 +322,18 @@ export function appendLedgerRecords(records: readonly LedgerRecord[], sheet: She
   if (keyCol === undefined) return 0;
   SpreadsheetApp.flush();
   const back = sheet.getRange(first, keyCol + 1, records.length, 1).getValues();
-  const wanted = new Set(records.map((r) => String(r.キー)));
+  const wanted = new Set(records.map((r) => r.キー));
   return back.filter((r) => wanted.has(String(r[0]))).length;
 }
 
 /** The key a row's own data gives it (an MF line by its 明細ID, a CSV line by its content), or null. */
 function ownKey(record: LedgerRecord, taken: ReadonlyMap<string, unknown>): string | null {
-  const id = String(record.明細ID).trim();
+  const id = record.明細ID.trim();
   if (id !== '') return mfKeyOf(id);
   const amount = Number(record.金額);
   if (!Number.isInteger(amount)) return null;
   for (let n = 1; n <= 1000; n++) {
-    const k = csvKey(String(record.口座), String(record.取引日), amount, String(record.摘要), n);
+    const k = csvKey(record.口座, record.取引日, amount, record.摘要, n);
     if (!taken.has(k)) return k;
   }
   return null;

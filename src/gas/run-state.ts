@@ -6,6 +6,7 @@
 import { type MfBehaviour, parseMfBehaviour } from '../core/mf-behaviour';
 import { LEDGER_HEADERS } from '../core/schema';
 import { parseSelfTestRecord, type SelfTestRecord } from '../core/self-test';
+import { archivedRows } from './archive-sheet';
 
 const LEDGER_ROWS = 'KICHO_LEDGER_ROWS';
 const LAST_WINDOW = 'KICHO_LAST_WINDOW';
@@ -15,8 +16,12 @@ export function lastLedgerRows(): number {
   return Number(PropertiesService.getScriptProperties().getProperty(LEDGER_ROWS) ?? 0) || 0;
 }
 
+/**
+ * `rows`: the 台帳's data rows now. What is kept is those plus the archived rows (issue 18): a row moved to
+ * 台帳アーカイブ is not a row lost, so the guard compares 台帳 + archive with 台帳 + archive.
+ */
 export function recordLedgerRows(rows: number): void {
-  PropertiesService.getScriptProperties().setProperty(LEDGER_ROWS, String(rows));
+  PropertiesService.getScriptProperties().setProperty(LEDGER_ROWS, String(rows + archivedRows()));
 }
 
 export function lastImportWindow(): string | null {

@@ -12,7 +12,7 @@ import { accountingPeriodFor, type DateWindow, isIsoDate, splitByPeriods } from 
 
 /** A candidate's 取引日, or null when a person typed something that is not a date there. */
 function dateOf(c: ReconcileCandidate): string | null {
-  const d = String(c.record.取引日);
+  const d = c.record.取引日;
   return isIsoDate(d) ? d : null;
 }
 
@@ -57,7 +57,7 @@ function byPeriod(
 
 /** An MF line's row (also one whose キー a person cleared: its 明細ID still names the line). */
 function isMfRow(c: ReconcileCandidate): boolean {
-  return isMfKey(c.key) || (!isCsvKey(c.key) && String(c.record.明細ID).trim() !== '');
+  return isMfKey(c.key) || (!isCsvKey(c.key) && c.record.明細ID.trim() !== '');
 }
 
 /** One result per candidate (keyed by the candidate: rows whose key was cleared share the key ''). */
@@ -82,7 +82,7 @@ function lookUp(
   const search = (group: readonly ReconcileCandidate[], windows: readonly DateWindow[]) => {
     // The client sends the ids 50 to a call (MF's limit). With more than 50, the window's whole listing
     // (10,000 journals a page) may take fewer calls: it is asked first and used when it does (issue 18).
-    const ids = group.map((c) => String(c.record.明細ID));
+    const ids = group.map((c) => c.record.明細ID);
     const wanted = new IdMap<true>();
     for (const id of ids) wanted.set(id, true);
     const batches = Math.ceil(new Set(ids).size / TRANSACTION_IDS_PER_CALL);
@@ -94,7 +94,7 @@ function lookUp(
         if (j.transaction_id && wanted.has(j.transaction_id)) journalOf.set(j.transaction_id, j.id);
       }
     }
-    const unseen = group.filter((c) => !journalOf.has(String(c.record.明細ID)));
+    const unseen = group.filter((c) => !journalOf.has(c.record.明細ID));
     if (unseen.length === 0) return;
     for (const { start, end } of windows) {
       for (const t of client.listTransactions({ startDate: start, endDate: end }))
@@ -113,12 +113,12 @@ function lookUp(
   }
   // A line MF does not list at the row's 取引日 (a person changed the date): looked for over the window.
   const lost = mf.filter((c) => {
-    const id = String(c.record.明細ID);
+    const id = c.record.明細ID;
     return !journalOf.has(id) && !status.has(id) && dateOf(c) !== null;
   });
   if (lost.length > 0) search(lost, splitByPeriods(fallback.start, fallback.end, periods));
   for (const c of mf) {
-    const id = String(c.record.明細ID);
+    const id = c.record.明細ID;
     results.set(c, lookupResultOf(journalOf.get(id), status.get(id)));
   }
 

@@ -18,6 +18,8 @@ export const MENU_ITEMS: ReadonlyArray<readonly [label: string, handler: string]
   ['重複を削除', 'openDuplicateDeletion'],
   ['残高照合', 'checkBalances'],
   ['台帳を復元', 'restoreLedgerFromMf'],
+  ['古い行をアーカイブ', 'archiveLedger'],
+  ['アーカイブから戻す', 'bringBackFromArchive'],
   ['設定を編集', 'openSettings'],
   ['自動実行の設定', 'openAutoRun'],
   ['ヘルプ', 'openHelp'],

@@ -415,7 +415,7 @@ describe('double counting', () => {
     assert.match(w[0], /取込元「謎」がシート「取込元」にありません/);
     assert.match(w[1], /二重に記帳/);
     assert.match(w[2], /カード 2026-05-01/);
-    const done = rows.map((r) => ({ ...r, record: { ...r.record, 状態: '完了' } }));
+    const done = rows.map((r) => ({ ...r, record: { ...r.record, 状態: '完了' as const } }));
     assert.deepEqual(csvDryRunWarnings(done, [], MASTERS), []);
   });
 });

@@ -5,7 +5,7 @@ import { columnWrites, type LedgerTable, parseLedger, type RowChange } from '../
 import { repairChanges, rowsMoved } from '../../src/core/ledger-repair';
 import { LEDGER_HEADERS } from '../../src/core/schema';
 
-const STATES = ['未判定', '送信待ち', '送信中', '完了', '要確認'];
+const STATES = ['未判定', '送信待ち', '送信中', '完了', '要確認'] as const;
 
 function grid(rows: Record<string, unknown>[]): unknown[][] {
   return [LEDGER_HEADERS.slice(), ...rows.map((r) => LEDGER_HEADERS.map((h) => r[h] ?? ''))];
@@ -86,7 +86,7 @@ describe('repairing a write that rows moved under', () => {
         { キー: 'b', 状態: '完了' },
       ]),
     );
-    const changes = [{ key: 'a', rowNumber: 2, patch: { 状態: '送信中' } }];
+    const changes = [{ key: 'a', rowNumber: 2, patch: { 状態: '送信中' as const } }];
     const now = parseLedger(
       grid([
         { キー: 'b', 状態: '完了' },

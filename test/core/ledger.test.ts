@@ -65,7 +65,7 @@ describe('ledger table', () => {
     const changes = t.rows.map((r) => ({
       key: String(r.record.キー),
       rowNumber: r.rowNumber,
-      patch: { 状態: '送信中', 更新日時: 'now' },
+      patch: { 状態: '送信中' as const, 更新日時: 'now' },
     }));
     assert.equal(columnWrites(t, changes).length, 2);
   });
@@ -131,7 +131,11 @@ describe('columnWrites over a table read in part (the posting scan)', () => {
       ),
     ]);
     const partial = { ...t, partial: { first: 3, last: 4 } };
-    const change = (rowNumber: number) => ({ key: `mf:${rowNumber}`, rowNumber, patch: { 状態: '送信中' } });
+    const change = (rowNumber: number) => ({
+      key: `mf:${rowNumber}`,
+      rowNumber,
+      patch: { 状態: '送信中' as const },
+    });
     assert.equal(columnWrites(partial, [change(3), change(4)]).length, 1);
     assert.throws(() => columnWrites(partial, [change(2), change(4)]), /not read whole/);
   });

@@ -39,11 +39,16 @@ function checkRef(sheet: SheetModel, ref: RangeRef): RangeRef {
   return ref;
 }
 
+/**
+ * `n` empty rows at index `at`, in pieces: one spread of 200,000 arguments overflows V8's stack
+ * (found with a 200,000-row 台帳 whose 要確認 grew by as many rows).
+ */
 /** Big ranges take longer: charge the per-cell part of the latency model. */
 function charge(ctx: ServiceContext, ref: RangeRef, kind: 'read' | 'write'): void {
   const perCell =
     kind === 'read' ? ctx.world.latency.sheetsReadPerCell : ctx.world.latency.sheetsWritePerCell;
   ctx.world.clock.advance(ref.h * ref.w * perCell);
+  ctx.exec.counters.sheetsCells = (ctx.exec.counters.sheetsCells ?? 0) + ref.h * ref.w;
 }
 
 function grid<T>(ref: RangeRef, fn: (r: number, c: number) => T): T[][] {

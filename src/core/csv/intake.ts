@@ -256,8 +256,8 @@ export function planCsvIntake(
   const byKey = indexByKey(table.rows);
   const earlierDates = new Set(
     table.rows
-      .filter((r) => String(r.record.口座) === source && String(r.record.キー).startsWith('csv:'))
-      .map((r) => String(r.record.取引日)),
+      .filter((r) => r.record.口座 === source && r.record.キー.startsWith('csv:'))
+      .map((r) => r.record.取引日),
   );
   const newRows: LedgerRecord[] = [];
   const overlap = new Set<string>();
@@ -268,8 +268,7 @@ export function planCsvIntake(
   const broken = new Map<string, LedgerRow[]>();
   const counts = contentCounts(table.rows);
   for (const r of table.rows) {
-    if (String(r.record.口座) !== source || isMfKey(String(r.record.キー)) || r.record.状態 === '除外')
-      continue;
+    if (r.record.口座 !== source || isMfKey(r.record.キー) || r.record.状態 === '除外') continue;
     const form = csvContentForm(r.record);
     if (keyProblem(r.record, counts.get(form) ?? 1) === null) continue;
     broken.set(form, [...(broken.get(form) ?? []), r]);
@@ -289,7 +288,7 @@ export function planCsvIntake(
     const row = broken.get(form)?.shift();
     if (row) {
       keyRestores.push({
-        key: String(row.record.キー),
+        key: row.record.キー,
         rowNumber: row.rowNumber,
         patch: { キー: line.key, 更新日時: now, メモ: CSV_KEY_RESTORED_MEMO },
       });

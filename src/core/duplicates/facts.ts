@@ -212,19 +212,34 @@ export class LedgerLinks {
   private readonly byLine = new Map<string, LedgerRow[]>();
   private byTag: Map<string, string[]> | null = null;
 
-  constructor(private readonly rows: readonly LedgerRow[]) {
+  /**
+   * `archived`: whether a row moved to 台帳アーカイブ holds a journal with this kicho tag or of this
+   * statement line (the archive's key index answers; issue 18) — such a journal is the 台帳's own too.
+   */
+  constructor(
+    private readonly rows: readonly LedgerRow[],
+    private readonly archived: (tag: string, transactionId: string | null) => boolean = () => false,
+  ) {
     for (const r of rows) {
-      const key = String(r.record.キー);
+      const key = r.record.キー;
       this.byKey.set(key, r);
-      const journal = String(r.record.MF仕訳ID).trim();
+      const journal = r.record.MF仕訳ID.trim();
       if (journal !== '') push(this.byJournal, canonical(journal), key);
-      const line = String(r.record.明細ID).trim();
+      const line = r.record.明細ID.trim();
       if (line !== '') {
         const list = this.byLine.get(canonical(line)) ?? [];
         list.push(r);
         this.byLine.set(canonical(line), list);
       }
     }
+  }
+
+  /** Whether an archived row holds this journal (by one of its kicho tags, or its statement line). */
+  archivedHolds(kichoTags: readonly string[], transactionId: string | null): boolean {
+    return (
+      kichoTags.some((t) => this.archived(t, null)) ||
+      (transactionId !== null && this.archived('', transactionId))
+    );
   }
 
   referencing(journalCid: string): string[] {
@@ -243,7 +258,7 @@ export class LedgerLinks {
   taggedWith(tag: string): string[] {
     if (!this.byTag) {
       this.byTag = new Map();
-      for (const r of this.rows) push(this.byTag, remoteTag(String(r.record.キー)), String(r.record.キー));
+      for (const r of this.rows) push(this.byTag, remoteTag(r.record.キー), r.record.キー);
     }
     return this.byTag.get(tag) ?? [];
   }
@@ -303,8 +318,8 @@ export function journalFacts(
     let ledgerAccount = '';
     if (txId) {
       for (const r of links.lineRows(txId)) {
-        keys.add(String(r.record.キー));
-        ledgerAccount = ledgerAccount || String(r.record.口座);
+        keys.add(r.record.キー);
+        ledgerAccount = ledgerAccount || r.record.口座;
       }
     }
     const origin: Origin =
@@ -334,10 +349,11 @@ export function journalFacts(
       createMs: Number.isFinite(createMs) ? createMs : null,
       number: j.number ?? 0,
       ledgerKeys: [...keys],
-      referenced: links.referencing(cid).length > 0,
-      ledgerAccount: ledgerAccount || (csvRow ? String(csvRow.record.口座) : ''),
+      referenced:
+        links.referencing(cid).length > 0 || links.archivedHolds(kichoTags, j.transaction_id ?? null),
+      ledgerAccount: ledgerAccount || (csvRow ? csvRow.record.口座 : ''),
       lineId: txId ?? csvKey,
-      importedAt: csvRow ? String(csvRow.record.初回検知) : '',
+      importedAt: csvRow ? csvRow.record.初回検知 : '',
     };
   });
 }

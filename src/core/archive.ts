@@ -1,0 +1,371 @@
+/**
+ * The ledger archive (issue 18): old 完了 and 除外 rows move from the 台帳 to the sheet 台帳アーカイブ so
+ * the passes that read the whole 台帳 stay short, and every archived key stays findable through a
+ * compact index (the hidden sheet アーカイブ索引) instead of a scan of the archive.
+ *
+ * The index holds, per archived row, the 16 hex digits of its remote tag (DESIGN §2: kc- + 16 hex of
+ * SHA-256(key)) and one letter for what the row was — the tag rather than the key because 台帳を復元
+ * and CSV re-imports meet journals by tag, and a tag is short (17 characters an entry, 2,800 entries a
+ * cell: 200,000 keys are 72 cells, read with one getValues). Cell A1 holds the index's own facts.
+ */
+import { isEvtKey } from './events';
+import { fingerprint } from './fingerprint';
+import { contentCounts, csvContentForm, keyProblem } from './key-check';
+import { isCsvKey, mfKey, remoteTag } from './keys';
+import type { LedgerRecord, LedgerRow, LedgerTable } from './ledger';
+import { LEDGER_HEADERS } from './schema';
+
+export const ARCHIVE_SHEET = '台帳アーカイブ';
+export const ARCHIVE_INDEX_SHEET = 'アーカイブ索引';
+/** Extra header on the archive: when the row moved there. */
+export const ARCHIVED_AT = 'アーカイブ日時';
+export const ARCHIVE_HEADERS: readonly string[] = [...LEDGER_HEADERS, ARCHIVED_AT];
+/** What a person types in an archived row's 操作 to bring it back to the 台帳. */
+export const BRING_BACK = '戻す';
+export const ARCHIVE_SETTING = 'アーカイブまでの月数';
+
+/** Rows moved in one run at most: bounds the lock's hold and one write's size; the rest go next run. */
+export const ARCHIVE_ROWS_PER_RUN = 50_000;
+
+/**
+ * What an archived row was: m = 完了 with a journal, from an MF line; c = 完了 with a journal, from a
+ * CSV line or an event; d = 完了 without MF仕訳ID; x = 除外. The counts feed the lost-ledger guard and
+ * the mark of sent rows (done-rows), which must know an archive from a loss.
+ */
+export type ArchivedKind = 'm' | 'c' | 'd' | 'x';
+const KINDS = new Set<string>(['m', 'c', 'd', 'x']);
+
+const TAG_HEX = 16;
+const ENTRY = TAG_HEX + 1;
+export const ENTRIES_PER_CELL = 2_800;
+const CHUNK_PREFIX = 't:';
+
+export interface ArchiveIndex {
+  /** Tag hex → kind. */
+  entries: Map<string, ArchivedKind>;
+  /** Archive data rows the index accounts for: another count means a copy or a person's edit to settle. */
+  sheetRows: number;
+}
+
+export interface ArchivedCounts {
+  rows: number;
+  /** Sent rows (完了 with MF仕訳ID), by kind of line, as done-rows counts them. */
+  mf: number;
+  csv: number;
+}
+
+export function emptyIndex(): ArchiveIndex {
+  return { entries: new Map(), sheetRows: 0 };
+}
+
+/** The index entry of a key: its remote tag without `kc-`. */
+export function tagHexOf(key: string): string {
+  return remoteTag(key).slice(3);
+}
+
+export function kindOf(record: Pick<LedgerRecord, 'キー' | '状態' | 'MF仕訳ID'>): ArchivedKind {
+  if (String(record.状態) === '除外') return 'x';
+  if (String(record.MF仕訳ID).trim() === '') return 'd';
+  const key = String(record.キー);
+  return isCsvKey(key) || isEvtKey(key) ? 'c' : 'm';
+}
+
+/** The 状態 an archived key's row had (the answer to a resent event). */
+export function stateOfKind(kind: ArchivedKind): '完了' | '除外' {
+  return kind === 'x' ? '除外' : '完了';
+}
+
+/** The index from column A of アーカイブ索引 as read (one getValues); unreadable cells are reported. */
+export function parseIndex(cells: readonly (readonly unknown[])[]): {
+  index: ArchiveIndex;
+  problems: number;
+} {
+  const index = emptyIndex();
+  let problems = 0;
+  const meta = String(cells[0]?.[0] ?? '');
+  if (meta !== '') {
+    try {
+      const m = JSON.parse(meta) as { sheetRows?: unknown };
+      if (typeof m.sheetRows === 'number' && m.sheetRows >= 0) index.sheetRows = m.sheetRows;
+      else problems += 1;
+    } catch (_e) {
+      problems += 1;
+    }
+  }
+  for (let i = 1; i < cells.length; i++) {
+    const text = String(cells[i]?.[0] ?? '');
+    if (text === '') continue;
+    if (!text.startsWith(CHUNK_PREFIX) || (text.length - CHUNK_PREFIX.length) % ENTRY !== 0) {
+      problems += 1;
+      continue;
+    }
+    for (let at = CHUNK_PREFIX.length; at < text.length; at += ENTRY) {
+      const hex = text.slice(at, at + TAG_HEX);
+      const kind = text.charAt(at + TAG_HEX);
+      if (!/^[0-9a-f]{16}$/.test(hex) || !KINDS.has(kind)) {
+        problems += 1;
+        continue;
+      }
+      index.entries.set(hex, kind as ArchivedKind);
+    }
+  }
+  return { index, problems };
+}
+
+/** Column A of アーカイブ索引: the facts cell, then the entries packed ENTRIES_PER_CELL a cell. */
+export function formatIndex(index: ArchiveIndex): string[] {
+  const cells = [JSON.stringify({ v: 1, sheetRows: index.sheetRows, rows: index.entries.size })];
+  let chunk = '';
+  let n = 0;
+  for (const [hex, kind] of index.entries) {
+    chunk += hex + kind;
+    n += 1;
+    if (n === ENTRIES_PER_CELL) {
+      cells.push(CHUNK_PREFIX + chunk);
+      chunk = '';
+      n = 0;
+    }
+  }
+  if (n > 0) cells.push(CHUNK_PREFIX + chunk);
+  return cells;
+}
+
+export function countsOf(index: ArchiveIndex): ArchivedCounts {
+  const c: ArchivedCounts = { rows: index.entries.size, mf: 0, csv: 0 };
+  for (const kind of index.entries.values()) {
+    if (kind === 'm') c.mf += 1;
+    else if (kind === 'c') c.csv += 1;
+  }
+  return c;
+}
+
+export function parseCounts(raw: string | null): ArchivedCounts {
+  try {
+    const v = JSON.parse(raw ?? 'null');
+    if (v && [v.rows, v.mf, v.csv].every((n) => typeof n === 'number' && n >= 0))
+      return { rows: v.rows, mf: v.mf, csv: v.csv };
+  } catch (_e) {
+    // An unreadable mirror counts nothing; the next archive run writes it again from the index.
+  }
+  return { rows: 0, mf: 0, csv: 0 };
+}
+
+/** Whether a key is archived (a lookup, no scan). */
+export function isArchived(index: ArchiveIndex, key: string): boolean {
+  return index.entries.has(tagHexOf(key));
+}
+
+/** An archived key's kind, or undefined. */
+export function archivedKind(index: ArchiveIndex, key: string): ArchivedKind | undefined {
+  return index.entries.get(tagHexOf(key));
+}
+
+/**
+ * For 重複点検: whether an archived row holds a journal with this kicho tag (a sent row's) or of this
+ * statement line (its key mf:<id>, sent or completed in MF's own screen).
+ */
+export function archivedJournal(index: ArchiveIndex): (tag: string, transactionId: string | null) => boolean {
+  return (tag, transactionId) => {
+    if (transactionId !== null) {
+      const kind = index.entries.get(tagHexOf(mfKey(transactionId)));
+      return kind === 'm' || kind === 'd';
+    }
+    const kind = index.entries.get(tag.startsWith('kc-') ? tag.slice(3) : tag);
+    return kind === 'm' || kind === 'c';
+  };
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/**
+ * The first day that is not old enough: `months` calendar months before today (the same day of the
+ * month, or the month's last day). 0 months: tomorrow (every 完了・除外 row up to today moves).
+ */
+export function archiveCutoff(todayText: string, months: number): string {
+  const [y, m, d] = todayText.split('-').map(Number);
+  if (months === 0) {
+    const next = new Date(Date.UTC(y, m - 1, d + 1));
+    return `${next.getUTCFullYear()}-${pad(next.getUTCMonth() + 1)}-${pad(next.getUTCDate())}`;
+  }
+  const total = y * 12 + (m - 1) - months;
+  const year = Math.floor(total / 12);
+  const month = (total % 12) + 1;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${pad(month)}-${pad(Math.min(d, last))}`;
+}
+
+/** The JST calendar day of an ISO timestamp, or null. */
+function tokyoDay(iso: string): string | null {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return null;
+  const t = new Date(ms + 9 * 3_600_000);
+  return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
+}
+
+export const FINAL_STATES: ReadonlySet<string> = new Set(['完了', '除外']);
+
+/**
+ * Whether a row may move: 完了 or 除外, nothing pending in 操作, a key that fits the row (a broken one is
+ * on 要確認 and stays where people see it), 取引日 before the cutoff and no change since (更新日時 and
+ * 完了日時 before it too: a row just brought back, or just completed from an old line, stays), and
+ * nothing 要確認 lists for a 完了 row: no MF仕訳ID, or edited after posting (指紋 differs).
+ */
+export function oldEnough(record: LedgerRecord, cutoff: string): boolean {
+  if (!FINAL_STATES.has(record.状態)) return false;
+  if (record.操作.trim() !== '') return false;
+  // 完了 without MF仕訳ID (a person typed it, or MF's journal was not found yet): reconcile looks it up
+  // and it is on 要確認 — archived, a line without a journal would be lost for the books.
+  if (record.状態 === '完了' && record.MF仕訳ID.trim() === '') return false;
+  // Edited after posting: listed on 要確認 for a person, so it stays where 要確認 links to.
+  const print = record.指紋.trim();
+  if (record.状態 === '完了' && print !== '' && fingerprint(record) !== print) return false;
+  const date = record.取引日;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || date >= cutoff) return false;
+  for (const h of ['更新日時', '完了日時'] as const) {
+    const v = record[h].trim();
+    if (v === '') continue;
+    const day = tokyoDay(v);
+    if (day === null || day >= cutoff) return false;
+  }
+  return true;
+}
+
+export interface ArchivePlan {
+  /** Rows to copy and then remove, in sheet order. */
+  move: LedgerRow[];
+  /** Rows whose key the index already holds: the 台帳 copy wins (the archive copy is dropped first). */
+  inBoth: LedgerRow[];
+  /** Old enough but left for the next run (ARCHIVE_ROWS_PER_RUN). */
+  deferred: number;
+}
+
+/** What one archive run moves. `tags[i]` is the tag hex of table.rows[i] (hashed once by the caller). */
+export function planArchive(
+  table: LedgerTable,
+  tags: readonly string[],
+  index: ArchiveIndex,
+  cutoff: string,
+  limit = ARCHIVE_ROWS_PER_RUN,
+): ArchivePlan {
+  const perKey = new Map<string, number>();
+  for (const r of table.rows) perKey.set(r.record.キー, (perKey.get(r.record.キー) ?? 0) + 1);
+  const counts = contentCounts(table.rows);
+  const move: LedgerRow[] = [];
+  const inBoth: LedgerRow[] = [];
+  let deferred = 0;
+  table.rows.forEach((row, i) => {
+    if (index.entries.has(tags[i])) inBoth.push(row);
+    const r = row.record;
+    // A key on two rows is the duplicate guard's (both stay, listed on 要確認).
+    if (perKey.get(r.キー) !== 1 || !oldEnough(r, cutoff)) return;
+    if (keyProblem(r, counts.get(csvContentForm(r)) ?? 1) !== null) return;
+    if (move.length >= limit) deferred += 1;
+    else move.push(row);
+  });
+  return { move, inBoth, deferred };
+}
+
+/** Runs of consecutive row numbers, bottom first: the order rows can be deleted in without renumbering. */
+export function deletionBlocks(rowNumbers: readonly number[]): { start: number; count: number }[] {
+  const sorted = [...new Set(rowNumbers)].sort((a, b) => b - a);
+  const blocks: { start: number; count: number }[] = [];
+  for (const n of sorted) {
+    const last = blocks[blocks.length - 1];
+    if (last && last.start - 1 === n) {
+      last.start = n;
+      last.count += 1;
+    } else blocks.push({ start: n, count: 1 });
+  }
+  return blocks;
+}
+
+/** A cell as compared between a copy and its original (a Date by its instant). */
+export function cellForm(v: unknown): string {
+  if (Object.prototype.toString.call(v) === '[object Date]') return `d:${(v as Date).getTime()}`;
+  if (typeof v === 'number') return `n:${v}`;
+  if (typeof v === 'boolean') return `b:${v}`;
+  return `s:${String(v ?? '')}`;
+}
+
+/** A row's identity for the deletion safety net: every cell, trailing empties dropped. */
+export function rowForm(row: readonly unknown[]): string {
+  const cells = row.map(cellForm);
+  while (cells.length > 0 && cells[cells.length - 1] === 's:') cells.pop();
+  return cells.join('\u0000');
+}
+
+/** A row's identity for the deletion safety net: its key when it has one, else all its cells. */
+export function rowIdentity(row: readonly unknown[], keyCol: number): string {
+  const key = String(row[keyCol] ?? '').trim();
+  return key !== '' ? `k:${key}` : rowForm(row);
+}
+
+/**
+ * Rows of `before` that are neither in `after` nor meant to go (multisets by identity): what a sort
+ * under a deletion took by mistake, to be put back as they were.
+ */
+export function lostRows(
+  before: readonly (readonly unknown[])[],
+  after: readonly (readonly unknown[])[],
+  removed: ReadonlySet<number>,
+  keyCol: number,
+): unknown[][] {
+  const left = new Map<string, number>();
+  for (const r of after) {
+    const f = rowIdentity(r, keyCol);
+    if (f !== '') left.set(f, (left.get(f) ?? 0) + 1);
+  }
+  const lost: unknown[][] = [];
+  before.forEach((r, i) => {
+    if (removed.has(i)) return;
+    const f = rowIdentity(r, keyCol);
+    if (f === '') return;
+    const n = left.get(f) ?? 0;
+    if (n > 0) left.set(f, n - 1);
+    else lost.push([...r]);
+  });
+  return lost;
+}
+
+export const ARCHIVE_MSG = {
+  off: `設定「${ARCHIVE_SETTING}」が空のため、アーカイブしませんでした。古い行を移すには、何か月より前の「完了」「除外」の行を移すか（例: 12）を設定に入れてください。`,
+  none: (cutoff: string) =>
+    `${cutoff} より前の「完了」「除外」の行で、移せるものはありませんでした（取引日と最後の更新がともにこの日より前の行を移します）。`,
+  moved: (n: number, cutoff: string, total: number) =>
+    `${cutoff} より前の「完了」「除外」の行 ${n} 行を、シート「${ARCHIVE_SHEET}」に移しました（アーカイブは全部で ${total} 行）。取り込み・復元・重複点検は、アーカイブした行も「台帳にある」ものとして扱います。`,
+  deferred: (n: number) =>
+    `ほかに ${n} 行が移せますが、1回に移すのは ${ARCHIVE_ROWS_PER_RUN} 行までです。もう一度実行してください。`,
+  notVerified: (n: number) =>
+    `${n} 行はアーカイブに書いた内容を読み直すと一致しなかったため、台帳に残しました（次の実行でやり直します）。`,
+  editedMeanwhile: (n: number) =>
+    `${n} 行は移している間に台帳で書き換えられたため、台帳の内容を残しました（次の実行で、書き換えた内容を移します）。`,
+  putBack: (n: number) =>
+    `移している間に台帳が並べ替えられたため、消えた ${n} 行を台帳の末尾に戻しました。並べ替えは実行が終わってからにしてください。`,
+  resolved: (n: number) =>
+    `${n} 行は台帳とアーカイブの両方にありました（前の実行が途中で止まったか、アーカイブから戻す途中でした）。台帳の行を残し、アーカイブの写しを消しました。`,
+  orphansDropped: (n: number) =>
+    `前の実行が途中で止まって残った、アーカイブの写し ${n} 行を消しました（台帳に元の行があります）。`,
+  adopted: (n: number) =>
+    `アーカイブにあって索引にない ${n} 行を索引に加えました（台帳にない「完了」「除外」の行です）。`,
+  strays: (rows: readonly number[]) =>
+    `アーカイブの ${rows.slice(0, 10).join('・')} 行目${rows.length > 10 ? ` ほか（全 ${rows.length} 行）` : ''}は、台帳にも索引にもない行か、「完了」「除外」でない行です。kicho はこの行を扱いません。台帳に戻したい行は 操作 に「${BRING_BACK}」と入れて、メニュー「記帳 > アーカイブから戻す」を実行してください。`,
+  missingRows: (n: number) =>
+    `索引にあるのにアーカイブのシートにない行が ${n} 行あります（アーカイブの行が削除された可能性があります）。MFの仕訳はそのままで、取り込みでこれらの明細が追加されることはありません。シートの版の履歴から戻せます。`,
+  badIndex: (n: number) =>
+    `シート「${ARCHIVE_INDEX_SHEET}」に読めないセルが ${n} 個あります。このシートは kicho が管理しています。版の履歴で元に戻してください（戻すまで、アーカイブと戻す操作は止めます）。`,
+  busy: 'ほかの処理が実行中のため、アーカイブしませんでした。少し待ってからもう一度実行してください。',
+  noArchive: `シート「${ARCHIVE_SHEET}」がありません。まだアーカイブした行がないか、シートが削除されています。`,
+  noneMarked: `アーカイブの 操作 に「${BRING_BACK}」と入れた行がありません。台帳に戻したい行の 操作 の列に「${BRING_BACK}」と入れてから、もう一度実行してください。`,
+  broughtBack: (n: number) =>
+    `${n} 行をアーカイブから台帳に戻しました（台帳の末尾にあります）。これらの行は、最後の更新から「${ARCHIVE_SETTING}」が過ぎるまでアーカイブされません。`,
+  notFinal: (row: number, state: string) =>
+    `アーカイブの ${row} 行目は 状態 が「${state}」です。アーカイブの行は「完了」か「除外」のまま戻します。状態を元に戻してから戻し、状態を変えるのは台帳に戻した後にしてください。`,
+  notIndexed: (row: number) =>
+    `アーカイブの ${row} 行目のキーは索引にありません（kicho が移した行ではないか、キーが書き換えられています）。キーを元に戻してください。`,
+  alreadyLive: (row: number) =>
+    `アーカイブの ${row} 行目のキーは台帳にもあります。台帳の行を使ってください（アーカイブの写しは次のアーカイブで消えます）。`,
+  readBackShort: (want: number, got: number) =>
+    `台帳に ${want} 行を戻しましたが、読み直すと ${got} 行しかありません。台帳の見出し（1 行目）を確かめてから、もう一度実行してください（アーカイブの行はそのまま残っています）。`,
+} as const;

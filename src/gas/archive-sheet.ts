@@ -1,0 +1,169 @@
+/**
+ * The archive's sheets (core/archive.ts): 台帳アーカイブ (the rows, under the 台帳's headers) and the
+ * hidden アーカイブ索引 (the key index, one column read in one call), plus a mirror of the index's counts
+ * in script property KICHO_ARCHIVE so the lost-ledger guard and the sent-rows mark read them without a
+ * Sheets call. Writes go through cells.ts like every other writer.
+ */
+import {
+  ARCHIVE_HEADERS,
+  ARCHIVE_INDEX_SHEET,
+  ARCHIVE_SHEET,
+  type ArchivedCounts,
+  type ArchiveIndex,
+  countsOf,
+  deletionBlocks,
+  emptyIndex,
+  formatIndex,
+  lostRows,
+  parseCounts,
+  parseIndex,
+} from '../core/archive';
+import { headerIndex } from '../core/headers';
+import { setCellBlocks, toCell } from './cells';
+import { appendHeaders, ensureRows, readHeaderRow } from './workbook';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+type Grid = unknown[][];
+
+const COUNTS = 'KICHO_ARCHIVE';
+
+/** The index's counts as last written (no Sheets call): zero when nothing was ever archived. */
+export function archivedCounts(): ArchivedCounts {
+  return parseCounts(PropertiesService.getScriptProperties().getProperty(COUNTS));
+}
+
+/** Archived rows, for the lost-ledger guard's count (台帳 rows + this). */
+export function archivedRows(): number {
+  return archivedCounts().rows;
+}
+
+function mirror(index: ArchiveIndex): void {
+  const value = JSON.stringify(countsOf(index));
+  const props = PropertiesService.getScriptProperties();
+  if (props.getProperty(COUNTS) !== value) props.setProperty(COUNTS, value);
+}
+
+export interface IndexRead {
+  index: ArchiveIndex;
+  /** Unreadable cells (a person typed in the hidden sheet). */
+  problems: number;
+  /** Cells column A holds now (a shorter index clears the rest). */
+  cells: number;
+}
+
+/** The whole index in one getValues (two more calls to find the sheet and its last row). */
+export function readArchiveIndex(): IndexRead {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(ARCHIVE_INDEX_SHEET);
+  if (!sheet) return { index: emptyIndex(), problems: 0, cells: 0 };
+  const last = sheet.getLastRow();
+  if (last < 1) return { index: emptyIndex(), problems: 0, cells: 0 };
+  const { index, problems } = parseIndex(sheet.getRange(1, 1, last, 1).getValues());
+  return { index, problems, cells: last };
+}
+
+/**
+ * The index into column A in one write (cells beyond the new length cleared in the same write),
+ * flushed, then the counts mirrored: the mirror never counts an entry that is not on the sheet.
+ */
+export function writeArchiveIndex(index: ArchiveIndex, previousCells: number): void {
+  const book = SpreadsheetApp.getActiveSpreadsheet();
+  let sheet = book.getSheetByName(ARCHIVE_INDEX_SHEET);
+  if (!sheet) {
+    sheet = book.insertSheet(ARCHIVE_INDEX_SHEET, book.getSheets().length);
+    sheet.hideSheet();
+  }
+  const cells: unknown[] = formatIndex(index);
+  while (cells.length < previousCells) cells.push('');
+  ensureRows(sheet, cells.length);
+  setCellBlocks(sheet, [{ row: 1, column: 1, cells: cells.map((c) => [toCell(c)]) }]);
+  SpreadsheetApp.flush();
+  mirror(index);
+}
+
+/** 台帳アーカイブ, created when missing, with the archive's headers and any header the 台帳 has beyond ours. */
+export function archiveSheet(ledgerHeader: readonly unknown[], create: boolean): Sheet | null {
+  const book = SpreadsheetApp.getActiveSpreadsheet();
+  let sheet = book.getSheetByName(ARCHIVE_SHEET);
+  if (!sheet) {
+    if (!create) return null;
+    sheet = book.insertSheet(ARCHIVE_SHEET, book.getSheets().length);
+  }
+  const wanted = [...ARCHIVE_HEADERS];
+  for (const h of ledgerHeader) {
+    const t = String(h ?? '').trim();
+    if (t !== '' && !wanted.includes(t)) wanted.push(t);
+  }
+  const header = readHeaderRow(sheet).map((h) => String(h ?? '').trim());
+  const missing = wanted.filter((h) => !header.includes(h));
+  if (header.every((h) => h === '')) {
+    setCellBlocks(sheet, [{ row: 1, column: 1, cells: [wanted.map((h) => toCell(h))] }]);
+    sheet.setFrozenRows(1);
+  } else if (missing.length > 0) {
+    appendHeaders(sheet, missing);
+  }
+  return sheet;
+}
+
+/** Every cell of a sheet in one call (header row first). */
+export function readGrid(sheet: Sheet): Grid {
+  return sheet.getDataRange().getValues();
+}
+
+/** Header text → 0-based column, from a grid's first row. */
+export function columnsOf(grid: Grid): Map<string, number> {
+  return headerIndex(grid[0] ?? []);
+}
+
+/**
+ * Appends rows (cells as read or built) below the last row in one write, flushes, and reads them back
+ * in one call: what is returned is what the sheet holds.
+ */
+export function appendAndReadBack(sheet: Sheet, rows: Grid, width: number): { first: number; back: Grid } {
+  const first = sheet.getLastRow() + 1;
+  if (rows.length === 0) return { first, back: [] };
+  ensureRows(sheet, first + rows.length - 1);
+  const cells = rows.map((r) => Array.from({ length: width }, (_, i) => toCell(r[i])));
+  setCellBlocks(sheet, [{ row: first, column: 1, cells }]);
+  SpreadsheetApp.flush();
+  return { first, back: sheet.getRange(first, 1, rows.length, width).getValues() };
+}
+
+export interface Deletion {
+  deleted: number;
+  /** Rows a sort under the deletion took by mistake, appended again. */
+  putBack: number;
+  after: Grid;
+}
+
+/**
+ * Deletes data rows of `before` (the grid read just now, header first; `rows` are 0-based indexes into
+ * it) in blocks, bottom first — one call a block, never one a row — then reads the sheet again: a row
+ * that should have stayed and is gone (a person sorted between two block deletions) is appended back.
+ * Keyed rows are matched by key, others by their cells.
+ */
+export function deleteRowsChecked(
+  sheet: Sheet,
+  before: Grid,
+  rows: ReadonlySet<number>,
+  keyCol: number,
+): Deletion {
+  if (rows.size === 0) return { deleted: 0, putBack: 0, after: before };
+  // Sheets refuses to delete every row below the frozen ones: keep one empty row under the data.
+  if (rows.size >= before.length - 1 && sheet.getMaxRows() <= before.length)
+    sheet.insertRowsAfter(sheet.getMaxRows(), 1);
+  for (const b of deletionBlocks([...rows].map((i) => i + 1))) sheet.deleteRows(b.start, b.count);
+  SpreadsheetApp.flush();
+  let after = readGrid(sheet);
+  const gone = new Set([...rows].map((g) => g - 1));
+  const back = lostRows(before.slice(1), after.slice(1), gone, keyCol);
+  if (back.length > 0) {
+    appendAndReadBack(sheet, back, Math.max(...back.map((r) => r.length)));
+    after = readGrid(sheet);
+  }
+  return { deleted: rows.size, putBack: back.length, after };
+}
+
+/** Header cells of a sheet (row 1). */
+export function headerOf(sheet: Sheet): unknown[] {
+  return readHeaderRow(sheet);
+}

@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  archiveCutoff,
+  countsOf,
+  deletionBlocks,
+  ENTRIES_PER_CELL,
+  emptyIndex,
+  formatIndex,
+  isArchived,
+  kindOf,
+  lostRows,
+  oldEnough,
+  parseCounts,
+  parseIndex,
+  planArchive,
+  tagHexOf,
+} from '../../src/core/archive';
+import { fingerprint } from '../../src/core/fingerprint';
+import { emptyRecord } from '../../src/core/intake';
+import { csvKey, mfKey, remoteTag } from '../../src/core/keys';
+import type { LedgerRecord, LedgerTable } from '../../src/core/ledger';
+import type { LedgerState } from '../../src/core/states';
+
+describe('the key index', () => {
+  test('200,000 keys pack into cells under the 50,000-character limit and read back whole', () => {
+    const index = emptyIndex();
+    for (let i = 0; i < 200_000; i++) index.entries.set(tagHexOf(mfKey(`T${i}`)), i % 4 === 0 ? 'x' : 'm');
+    index.sheetRows = 200_000;
+    const cells = formatIndex(index);
+    assert.ok(cells.length <= 1 + Math.ceil(200_000 / ENTRIES_PER_CELL), `${cells.length} cells`);
+    assert.ok(cells.length <= 73);
+    for (const c of cells) assert.ok(c.length < 49_999, `${c.length} characters`);
+    const { index: back, problems } = parseIndex(cells.map((c) => [c]));
+    assert.equal(problems, 0);
+    assert.equal(back.entries.size, 200_000);
+    assert.equal(back.sheetRows, 200_000);
+    assert.ok(isArchived(back, mfKey('T123456')));
+    assert.ok(!isArchived(back, mfKey('T200000')));
+    assert.deepEqual(countsOf(back), { rows: 200_000, mf: 150_000, csv: 0 });
+  });
+
+  test('the entry is the remote tag without kc-, so restore and CSV imports meet it by tag', () => {
+    const key = csvKey('○○銀行', '2026-05-01', 220, 'ﾃｽｳﾘﾖｳ', 1);
+    assert.equal(`kc-${tagHexOf(key)}`, remoteTag(key));
+  });
+
+  test('a cell a person typed into is counted as a problem, not read as keys', () => {
+    const cells = formatIndex(emptyIndex());
+    const { problems } = parseIndex([[cells[0]], ['メモ'], ['t:0123456789abcdefm']]);
+    assert.equal(problems, 1);
+    assert.equal(parseIndex([['not json']]).problems, 1);
+  });
+
+  test('what a row was: sent MF line, sent CSV or event line, 完了 without a journal, 除外', () => {
+    const r = (キー: string, 状態: LedgerState, MF仕訳ID = '') => ({ キー, 状態, MF仕訳ID });
+    assert.equal(kindOf(r('mf:a', '完了', 'j1')), 'm');
+    assert.equal(kindOf(r('csv:0123', '完了', 'j1')), 'c');
+    assert.equal(kindOf(r('evt:shop:1', '完了', 'j1')), 'c');
+    assert.equal(kindOf(r('mf:a', '完了')), 'd');
+    assert.equal(kindOf(r('mf:a', '除外', 'j1')), 'x');
+  });
+
+  test('an unreadable counts mirror counts nothing', () => {
+    assert.deepEqual(parseCounts('{"rows":3,"mf":2,"csv":1}'), { rows: 3, mf: 2, csv: 1 });
+    assert.deepEqual(parseCounts('oops'), { rows: 0, mf: 0, csv: 0 });
+    assert.deepEqual(parseCounts(null), { rows: 0, mf: 0, csv: 0 });
+  });
+});
+
+describe('which rows move', () => {
+  test('the cutoff is calendar months back (the month’s last day when shorter); 0 months is tomorrow', () => {
+    assert.equal(archiveCutoff('2026-11-30', 3), '2026-08-30');
+    assert.equal(archiveCutoff('2026-05-31', 3), '2026-02-28');
+    assert.equal(archiveCutoff('2026-02-15', 14), '2024-12-15');
+    assert.equal(archiveCutoff('2026-12-31', 0), '2027-01-01');
+  });
+
+  const row = (patch: Partial<LedgerRecord>): LedgerRecord => ({
+    ...emptyRecord(),
+    MF仕訳ID: 'J1',
+    キー: 'mf:A1',
+    明細ID: 'A1',
+    状態: '完了',
+    取引日: '2026-01-10',
+    更新日時: '2026-02-01T00:00:00.000Z',
+    完了日時: '2026-02-01T00:00:00.000Z',
+    ...patch,
+  });
+
+  test('完了 and 除外 only, nothing in 操作, and both the 取引日 and the last update before the cutoff', () => {
+    const cutoff = '2026-06-01';
+    assert.ok(oldEnough(row({}), cutoff));
+    assert.ok(oldEnough(row({ 状態: '除外', 完了日時: '' }), cutoff));
+    for (const state of ['未判定', '要確認', '送信待ち', '送信中', '不明', '失敗', ''] as const)
+      assert.ok(!oldEnough(row({ 状態: state }), cutoff), state);
+    assert.ok(!oldEnough(row({ 操作: '再試行' }), cutoff));
+    assert.ok(!oldEnough(row({ 取引日: '2026-06-01' }), cutoff));
+    assert.ok(!oldEnough(row({ 更新日時: '2026-06-10T00:00:00.000Z' }), cutoff));
+    // 2026-05-31T15:30Z is 2026-06-01 in Tokyo: not before the cutoff.
+    assert.ok(!oldEnough(row({ 更新日時: '2026-05-31T15:30:00.000Z' }), cutoff));
+    assert.ok(!oldEnough(row({ 取引日: '2026/01/10' }), cutoff));
+    // Edited after posting (指紋 differs): listed on 要確認, so it stays; with its own 指紋 it moves.
+    const posted = row({ 勘定科目: '消耗品費' });
+    assert.ok(oldEnough({ ...posted, 指紋: fingerprint(posted) }, cutoff));
+    assert.ok(!oldEnough({ ...posted, 指紋: fingerprint(posted), 勘定科目: '会議費' }, cutoff));
+    // 完了 without MF仕訳ID (a person typed 完了): reconcile must look it up first.
+    assert.ok(!oldEnough(row({ MF仕訳ID: '' }), cutoff));
+  });
+
+  test('a key on two rows, a broken key, and the limit per run keep rows on the 台帳', () => {
+    const rows = [
+      row({ キー: 'mf:A1', 明細ID: 'A1' }),
+      row({ キー: 'mf:A2', 明細ID: 'A2' }),
+      row({ キー: 'mf:A2', 明細ID: 'A2' }),
+      row({ キー: 'mf:A3', 明細ID: 'XX' }),
+      row({ キー: 'mf:A4', 明細ID: 'A4' }),
+      row({ キー: 'mf:A5', 明細ID: 'A5' }),
+    ];
+    const table: LedgerTable = {
+      columns: new Map(),
+      width: 0,
+      rows: rows.map((record, i) => ({ rowNumber: i + 2, record })),
+    };
+    const tags = rows.map((r) => tagHexOf(String(r.キー)));
+    const index = emptyIndex();
+    index.entries.set(tagHexOf('mf:A5'), 'm');
+    const plan = planArchive(table, tags, index, '2026-06-01', 2);
+    assert.deepEqual(
+      plan.move.map((r) => r.record.キー),
+      ['mf:A1', 'mf:A4'],
+    );
+    assert.equal(plan.deferred, 1);
+    assert.deepEqual(
+      plan.inBoth.map((r) => r.record.キー),
+      ['mf:A5'],
+    );
+  });
+});
+
+describe('deleting rows', () => {
+  test('blocks of consecutive rows, bottom first', () => {
+    assert.deepEqual(deletionBlocks([2, 3, 4, 7, 9, 10]), [
+      { start: 9, count: 2 },
+      { start: 7, count: 1 },
+      { start: 2, count: 3 },
+    ]);
+    assert.deepEqual(deletionBlocks([]), []);
+  });
+
+  test('rows a deletion took by mistake are found by key (others by their cells)', () => {
+    const before = [
+      ['mf:1', 'a'],
+      ['mf:2', 'b'],
+      ['', 'note'],
+      ['mf:3', 'c'],
+    ];
+    // Meant to go: mf:2. A sort made the deletion take mf:3 and the note instead.
+    const after = [
+      ['mf:1', 'a edited'],
+      ['mf:2', 'b'],
+    ];
+    assert.deepEqual(lostRows(before, after, new Set([1]), 0), [
+      ['', 'note'],
+      ['mf:3', 'c'],
+    ]);
+    assert.deepEqual(lostRows(before, before, new Set([1]), 0), []);
+  });
+});
