@@ -12,15 +12,14 @@ import {
   type ExecutionFigures,
   figures,
   fillExistingRows,
-  headerCols,
   ledgerKeys,
   noneIds,
   type Outcome,
   OWNER,
   outcome,
   START,
+  setupBenchOffice,
   sheet,
-  WINDOW,
 } from './world';
 
 export interface JobResult {
@@ -37,11 +36,6 @@ export interface JobResult {
   notes: string[];
 }
 
-function setSetting(emu: Emulator, item: string, value: string): void {
-  const s = sheet(emu, '設定');
-  for (let r = 2; r <= s.lastRow(); r++) if (s.value(r, 1) === item) s.setValue(r, 2, value);
-}
-
 /**
  * `maxPosts` cuts the job short after that many postApproved executions (the bench extrapolates the
  * rest from them); by default it runs until no row is 送信待ち.
@@ -55,23 +49,7 @@ export function runKicho(
 ): JobResult {
   const emu = new Emulator({ bundleDir, owner: OWNER, start: START });
   const mf = attachMf(emu, dataset);
-  const setup = emu.run('setup', { kind: 'menu', user: OWNER });
-  if (setup.status !== 'ok') throw new Error(`setup failed: ${JSON.stringify(setup.error)}`);
-  setSetting(emu, '取込開始日', WINDOW[0]);
-  setSetting(emu, '取込終了日', WINDOW[1]);
-  setSetting(emu, '1回の送信上限', String(batchLimit));
-  const rules = sheet(emu, 'ルール');
-  const ruleCols = headerCols(rules);
-  const rule: Record<string, unknown> = {
-    優先度: 1,
-    一致方法: '正規表現',
-    キーワード: '.*',
-    勘定科目: '消耗品費',
-    自動承認: 'はい',
-    有効: true,
-  };
-  const at = rules.lastRow() + 1;
-  for (const [h, v] of Object.entries(rule)) rules.setValue(at, ruleCols.get(h) as number, v as never);
+  setupBenchOffice(emu, { '1回の送信上限': String(batchLimit) });
   fillExistingRows(sheet(emu, '台帳'), e, dataset);
 
   const executions: ExecutionFigures[] = [];

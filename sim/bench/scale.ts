@@ -20,8 +20,8 @@ import {
   OWNER,
   outcome,
   START,
+  setupBenchOffice,
   sheet,
-  WINDOW,
 } from './world';
 
 export interface ScaleFigures extends ExecutionFigures {
@@ -45,11 +45,6 @@ export interface ScaleResult {
   notes: string[];
 }
 
-function setSetting(emu: Emulator, item: string, value: string): void {
-  const s = sheet(emu, '設定');
-  for (let r = 2; r <= s.lastRow(); r++) if (s.value(r, 1) === item) s.setValue(r, 2, value);
-}
-
 function keysOf(emu: Emulator, name: string): string[] {
   const s = emu.world.spreadsheet.sheets.find((x) => x.name === name);
   if (!s) return [];
@@ -66,24 +61,7 @@ export function runScale(rows: number, lines: number, bundleDir: string, months 
   const dataset = datasetWithNone(lines);
   const emu = new Emu({ bundleDir, owner: OWNER, start: START });
   const mf = attachMf(emu, dataset);
-  const setup = emu.run('setup', { kind: 'menu', user: OWNER });
-  if (setup.status !== 'ok') throw new Error(`setup failed: ${JSON.stringify(setup.error)}`);
-  setSetting(emu, '取込開始日', WINDOW[0]);
-  setSetting(emu, '取込終了日', WINDOW[1]);
-  setSetting(emu, '1回の送信上限', '1000');
-  setSetting(emu, 'アーカイブまでの月数', String(months));
-  const rules = sheet(emu, 'ルール');
-  const ruleCols = headerCols(rules);
-  const rule: Record<string, unknown> = {
-    優先度: 1,
-    一致方法: '正規表現',
-    キーワード: '.*',
-    勘定科目: '消耗品費',
-    自動承認: 'はい',
-    有効: true,
-  };
-  const at = rules.lastRow() + 1;
-  for (const [h, v] of Object.entries(rule)) rules.setValue(at, ruleCols.get(h) as number, v as never);
+  setupBenchOffice(emu, { '1回の送信上限': '1000', アーカイブまでの月数: String(months) });
   fillExistingRows(sheet(emu, '台帳'), rows, dataset);
   // Their 指紋 as posting writes it (fillExistingRows' stands in for it): rows edited after posting stay.
   const ledger = sheet(emu, '台帳');

@@ -86,6 +86,35 @@ const ACCOUNT_OF: Record<Source, string> = {
  * `e` 台帳 rows of earlier years, all 完了, keyed `mf:` with ids drawn apart from the dataset's,
  * written under the sheet's header row (rows 2..e+1) directly into the model.
  */
+export function setSetting(emu: Emulator, item: string, value: string): void {
+  const s = sheet(emu, '設定');
+  for (let r = 2; r <= s.lastRow(); r++) if (s.value(r, 1) === item) s.setValue(r, 2, value);
+}
+
+/**
+ * The bench office after 初期設定: the import window, a send limit (and any other settings) and one rule
+ * that classifies and auto-approves every line, so the runs measure the pipeline, not the people.
+ */
+export function setupBenchOffice(emu: Emulator, settings: Record<string, string>): void {
+  const setup = emu.run('setup', { kind: 'menu', user: OWNER });
+  if (setup.status !== 'ok') throw new Error(`setup failed: ${JSON.stringify(setup.error)}`);
+  setSetting(emu, '取込開始日', WINDOW[0]);
+  setSetting(emu, '取込終了日', WINDOW[1]);
+  for (const [item, value] of Object.entries(settings)) setSetting(emu, item, value);
+  const rules = sheet(emu, 'ルール');
+  const ruleCols = headerCols(rules);
+  const rule: Record<string, unknown> = {
+    優先度: 1,
+    一致方法: '正規表現',
+    キーワード: '.*',
+    勘定科目: '消耗品費',
+    自動承認: 'はい',
+    有効: true,
+  };
+  const at = rules.lastRow() + 1;
+  for (const [h, v] of Object.entries(rule)) rules.setValue(at, ruleCols.get(h) as number, v as never);
+}
+
 export function fillExistingRows(ledger: SheetModel, e: number, dataset: MfDataset): void {
   const random = new Random(0x00be_0c4e);
   const ids = new IdFactory(

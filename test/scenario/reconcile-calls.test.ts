@@ -12,8 +12,8 @@ import {
   headerCols,
   OWNER,
   START,
+  setupBenchOffice,
   sheet,
-  WINDOW,
 } from '../../sim/bench/world';
 import { Emulator } from '../../sim/gas/index';
 import { DIST } from '../helpers/emulator';
@@ -21,31 +21,11 @@ import { DIST } from '../helpers/emulator';
 const ROWS = 1_000;
 const MAX_MF_CALLS = 25;
 
-function setSetting(emu: Emulator, item: string, value: string): void {
-  const s = sheet(emu, '設定');
-  for (let r = 2; r <= s.lastRow(); r++) if (s.value(r, 1) === item) s.setValue(r, 2, value);
-}
-
 describe('reconcile of 1,000 不明 rows', () => {
   test(`finds the posted journals and frees the rest in ≤ ${MAX_MF_CALLS} MF calls`, () => {
     const emu = new Emulator({ bundleDir: DIST, owner: OWNER, start: START });
     const mf = attachMf(emu, datasetWithNone(ROWS));
-    assert.equal(emu.run('setup', { kind: 'menu', user: OWNER }).status, 'ok');
-    setSetting(emu, '取込開始日', WINDOW[0]);
-    setSetting(emu, '取込終了日', WINDOW[1]);
-    setSetting(emu, '1回の送信上限', '1000');
-    const rules = sheet(emu, 'ルール');
-    const rc = headerCols(rules);
-    const at = rules.lastRow() + 1;
-    const rule = {
-      優先度: 1,
-      一致方法: '正規表現',
-      キーワード: '.*',
-      勘定科目: '消耗品費',
-      自動承認: 'はい',
-      有効: true,
-    };
-    for (const [h, v] of Object.entries(rule)) rules.setValue(at, rc.get(h) as number, v as never);
+    setupBenchOffice(emu, { '1回の送信上限': '1000' });
     for (const name of ['importTransactions', 'classifyPending'])
       assert.equal(emu.run(name, { kind: 'trigger', user: OWNER }).status, 'ok');
 
