@@ -3,9 +3,8 @@
  * reconciler's lookup, the clock, HTTP and a small key-value store. src/gas implements them over Apps
  * Script; unit tests and the simulation implement them in memory. Pure: no Apps Script here.
  */
-import type { LedgerTable, RowChange } from './ledger';
+import type { LedgerRecord, LedgerTable, RowChange } from './ledger';
 import type { Claimed, SendResult } from './posting';
-import type { LookupResult, ReconcileCandidate } from './reconcile';
 
 export interface LedgerPort {
   /** One read of the whole 台帳. */
@@ -47,6 +46,27 @@ export interface SenderPort {
   prepare?(claimed: readonly Claimed[]): void;
   send(claimed: Claimed): SendResult;
 }
+
+/** A row reconcile asks MF about (不明, 送信中 or a stray state). */
+export interface ReconcileCandidate {
+  key: string;
+  rowNumber: number;
+  record: LedgerRecord;
+}
+
+/** What MF says about one candidate. */
+export type LookupResult =
+  | { kind: 'found'; journalId: string }
+  /** No journal, and the line is still 未仕訳 in MF (or, for CSV, no journal carries the tag). */
+  | { kind: 'absent' }
+  /** MF marks the line journalized but the journal is not listed yet (listing lag): wait. */
+  | { kind: 'pending' }
+  /** Someone set the line to 対象外 in MF: nothing to post, a person decides. */
+  | { kind: 'excluded' }
+  /** The row's 取引日 is in none of the office's accounting periods: MF cannot be asked (DESIGN §5). */
+  | { kind: 'outside-period' }
+  /** MF lists no such line (near the row's 取引日 nor in the import window): a person changed the row, or MF removed the line. */
+  | { kind: 'missing' };
 
 /** The reconciler's view of MF: called outside the lock, once per reconcile, for all candidates. */
 export interface LookupPort {

@@ -5,7 +5,15 @@
 import { LEASE_MS } from './budget';
 import { isCsvKey, mfKey } from './keys';
 import { indexByKey, type LedgerRecord, type LedgerRow, type LedgerTable, type RowChange } from './ledger';
-import { type ClockPort, type LedgerPort, type LockPort, type LookupPort, underLock } from './ports';
+import {
+  type ClockPort,
+  type LedgerPort,
+  type LockPort,
+  type LookupPort,
+  type LookupResult,
+  type ReconcileCandidate,
+  underLock,
+} from './ports';
 import { isLedgerState } from './states';
 
 /** What reconcile writes in メモ and says at the end of a run. */
@@ -35,25 +43,7 @@ export const RECONCILE_MSG = {
     (o.waiting > 0 ? `、${o.waiting} 件は次の照合で確かめます。` : '。'),
 } as const;
 
-export interface ReconcileCandidate {
-  key: string;
-  rowNumber: number;
-  record: LedgerRecord;
-}
-
-/** What MF says about one candidate. */
-export type LookupResult =
-  | { kind: 'found'; journalId: string }
-  /** No journal, and the line is still 未仕訳 in MF (or, for CSV, no journal carries the tag). */
-  | { kind: 'absent' }
-  /** MF marks the line journalized but the journal is not listed yet (listing lag): wait. */
-  | { kind: 'pending' }
-  /** Someone set the line to 対象外 in MF: nothing to post, a person decides. */
-  | { kind: 'excluded' }
-  /** The row's 取引日 is in none of the office's accounting periods: MF cannot be asked (DESIGN §5). */
-  | { kind: 'outside-period' }
-  /** MF lists no such line (near the row's 取引日 nor in the import window): a person changed the row, or MF removed the line. */
-  | { kind: 'missing' };
+export type { LookupResult, ReconcileCandidate } from './ports';
 
 export interface ReconcilePolicy {
   nowMs: number;
