@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { remoteTag } from '../src/core/keys';
+import { remoteTagOf } from '../src/core/keys';
 import { FakeAi, TEST_AI_KEY } from './ai/fake-ai';
 import { SAMPLE_BANK_CSV, SAMPLE_BANK_SOURCE, SAMPLE_CARD_SOURCE, sampleCardCsvBase64 } from './csv-sample';
 import { Emulator, type ExecutionResult } from './gas/index';
@@ -367,7 +367,7 @@ async function main(): Promise<void> {
       .listJournals({ startDate: '2026-01-01', endDate: '2026-03-31' })
       .concat(mf.listJournals({ startDate: '2026-04-01', endDate: '2026-06-30' }));
     const perKey = ledger.map(
-      (r) => journals.filter((j) => j.tags.includes(remoteTag(String(r.キー)))).length,
+      (r) => journals.filter((j) => j.tags.includes(remoteTagOf(String(r.キー)))).length,
     );
     const twice = perKey.filter((n) => n > 1).length;
     const unknown = ledger.filter((r) => r.状態 === '不明');
@@ -376,7 +376,7 @@ async function main(): Promise<void> {
     );
     if (unknown.length > 0) {
       const found = unknown.filter((r) =>
-        journals.some((j) => j.tags.includes(remoteTag(String(r.キー)))),
+        journals.some((j) => j.tags.includes(remoteTagOf(String(r.キー)))),
       ).length;
       line(
         `「不明」の ${unknown.length} 件は再送していません（うち ${found} 件は MF に実際に登録済み。照合で完了になります）。`,

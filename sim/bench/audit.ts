@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { findDuplicates } from '../../src/core/duplicates/detect';
 import { type AuditJournal, auditable, journalFacts, LedgerLinks } from '../../src/core/duplicates/facts';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { parseLedger } from '../../src/core/ledger';
 import { LEDGER_HEADERS } from '../../src/core/schema';
 import { Emulator } from '../gas/index';
@@ -229,7 +229,7 @@ export function auditWorld(j: number): Built {
         transaction_date: date,
         branches: [branch],
         transaction_id: tx.id,
-        tags: [remoteTag(key)],
+        tags: [remoteTagOf(key)],
       });
       row(key, j0, service(source).label, tx, t.content, expense);
       if (i % 500 === 0) {
@@ -244,7 +244,7 @@ export function auditWorld(j: number): Built {
         );
       } else if (i % 500 === 100) {
         // The same 台帳 row posted again as a plain journal (same tag).
-        planted.push(journal({ transaction_date: date, branches: [branch], tags: [remoteTag(key)] }).id);
+        planted.push(journal({ transaction_date: date, branches: [branch], tags: [remoteTagOf(key)] }).id);
       }
     } else if (kind <= 6) {
       const tx = line(date, value, expense, source, t.content);
@@ -274,7 +274,7 @@ export function auditWorld(j: number): Built {
         .next()
         .replace(/[^A-Za-z0-9]/g, '')
         .slice(0, 32)}`;
-      const j0 = journal({ transaction_date: date, branches: [branch], tags: [remoteTag(key)] });
+      const j0 = journal({ transaction_date: date, branches: [branch], tags: [remoteTagOf(key)] });
       row(key, j0, CSV_SOURCE, null, t.content, expense);
       if (i % 500 === 9) {
         // The same money came in through a connected bank too, journalized there: the CSV's is proposed.

@@ -9,7 +9,7 @@
  * - expired lease: a run killed after claiming (one row sent, one not); later runs wait for the
  *   lease, then complete the sent row from MF and send the other once.
  */
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import type { ExecutionResult } from '../gas/index';
 import { runInterleaved, seededPick, type WorkerPool } from '../gas/interleave';
 import { editLedger, records } from '../person';
@@ -45,7 +45,7 @@ function result(w: SimWorld, keys: readonly string[], log: string[]): CaseResult
   const rows = records(w.world, '台帳');
   return {
     journals: Object.fromEntries(
-      keys.map((k) => [k, journals.filter((j) => j.tags.includes(remoteTag(k))).length]),
+      keys.map((k) => [k, journals.filter((j) => j.tags.includes(remoteTagOf(k))).length]),
     ),
     states: Object.fromEntries(keys.map((k) => [k, String(rows.find((r) => r.キー === k)?.状態)])),
     log,

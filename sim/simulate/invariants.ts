@@ -2,7 +2,7 @@
  * DESIGN §9's invariants, checked on the world (the spreadsheet as stored) and the fake MF's books.
  */
 import { ARCHIVE_INDEX_SHEET, ARCHIVE_SHEET, parseIndex } from '../../src/core/archive';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { LEDGER_HEADERS } from '../../src/core/schema';
 import { canonicalId } from '../../src/mf/ids';
 import type { World } from '../gas/world';
@@ -59,7 +59,7 @@ export function journalIdentity(j: JournalLike): string | null {
 
 function rowIdentity(r: Record<string, unknown>): string {
   const key = String(r.キー);
-  return key.startsWith('mf:') ? `mf#${canonicalId(key.slice(3))}` : `tag#${remoteTag(key)}`;
+  return key.startsWith('mf:') ? `mf#${canonicalId(key.slice(3))}` : `tag#${remoteTagOf(key)}`;
 }
 
 /** Journals in MF for rows of the 台帳 (what the summary counts as posted). */
@@ -214,7 +214,7 @@ export function checkInvariants(
   for (const r of rows) {
     if (r.状態 !== '完了') continue;
     const identity = rowIdentity(r);
-    const tag = remoteTag(String(r.キー));
+    const tag = remoteTagOf(String(r.キー));
     // A 完了 a person typed (no MF仕訳ID) claims nothing until reconcile has looked it up.
     const typedDone =
       !e.settled && e.marks?.typedState.get(String(r.キー)) === '完了' && String(r.MF仕訳ID) === '';
@@ -274,7 +274,7 @@ export function checkInvariants(
     const live = new Set(records(world, '台帳').map((r) => String(r.キー)));
     for (const r of archivedRecords(world)) {
       const key = String(r.キー);
-      if (!live.has(key) && !tags.has(remoteTag(key).slice(3)))
+      if (!live.has(key) && !tags.has(remoteTagOf(key).slice(3)))
         out.push({
           kind: 'archive-unindexed',
           detail: `${key} is in 台帳アーカイブ but not in the key index`,

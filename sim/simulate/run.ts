@@ -575,7 +575,7 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
   const evtRowsNow = reader.rows(world).filter((r) => String(r.キー).startsWith('evt:'));
   const evtKeys = evtRowsNow.map((r) => String(r.キー));
   // Outside text reads back exactly as sent (one description looks like a formula).
-  const sentText = new Map(
+  const sentText = new Map<string, string>(
     Array.from({ length: 8 }, (_, n) => senderEvent(s.data.seed, n)).map((e) => [
       evtKey(SENDER_SOURCE, e.id),
       e.description,

@@ -6,7 +6,7 @@
  * second journal. A send remembered a moment ago is held as 不明 at intake already (recent-sends.ts).
  */
 import { isEvtKey } from '../core/events';
-import { remoteTag } from '../core/keys';
+import { remoteTagOf } from '../core/keys';
 import type { Claimed, SendResult } from '../core/posting';
 import type { MfClient } from '../mf/client';
 import { MfAuthError } from '../mf/errors';
@@ -52,7 +52,7 @@ export function lookUpEvents(client: MfClient, claimed: readonly Claimed[]): Eve
     before(c, fingerprint) {
       if (!isEvtKey(c.key)) return null;
       if (problem) return problem;
-      const found = byTag.get(remoteTag(c.key));
+      const found = byTag.get(remoteTagOf(c.key));
       return found ? { kind: 'found', journalId: found, fingerprint } : null;
     },
   };

@@ -6,8 +6,8 @@ import { type CsvSource, csvJournalRequest, findSource } from '../core/csv/sourc
 import { isEvtKey } from '../core/events';
 import { fingerprint } from '../core/fingerprint';
 import { journalizeRequest } from '../core/journal-request';
-import { keyProblem } from '../core/key-check';
-import { isCsvKey, isMfKey, remoteTag } from '../core/keys';
+import { checkedKey, keyProblem } from '../core/key-check';
+import { isCsvKey, isMfKey, type LedgerKey, remoteTag } from '../core/keys';
 import type { LedgerRecord } from '../core/ledger';
 import { connectedAccountName, type Masters } from '../core/masters';
 import type { SenderPort } from '../core/ports';
@@ -86,8 +86,14 @@ function periodProblem(client: MfClient, record: LedgerRecord): SendResult | nul
  * A CSV line has no statement line in MF: it is posted with POST /journals (one balanced branch against
  * its 取込元's counter account) carrying the same remote tag, and reconciled by that tag.
  */
-function sendCsv(client: MfClient, masters: Masters, sources: readonly CsvSource[], c: Claimed): SendResult {
-  const built = csvJournalRequest(c.record, findSource(sources, c.record.口座), masters, remoteTag(c.key));
+function sendCsv(
+  client: MfClient,
+  masters: Masters,
+  sources: readonly CsvSource[],
+  c: Claimed,
+  key: LedgerKey,
+): SendResult {
+  const built = csvJournalRequest(c.record, findSource(sources, c.record.口座), masters, remoteTag(key));
   if (!built.ok) return { kind: 'invalid', problems: built.problems };
   const print = fingerprint(c.record);
   try {
@@ -157,16 +163,16 @@ export function mfSender(client: MfClient, masters: Masters, sources: readonly C
     },
     send(c: Claimed): SendResult {
       // The claim guard stopped these already; this is the last check before anything leaves.
-      const broken = keyProblem(c.record);
-      if (broken) return { kind: 'invalid', problems: [broken] };
+      const key = checkedKey(c.record);
+      if (key === null) return { kind: 'invalid', problems: [keyProblem(c.record) as string] };
       const outside = periodProblem(client, c.record);
       if (outside) return outside;
-      if (isCsvKey(c.key)) return sendCsv(client, masters, sources, c);
+      if (isCsvKey(c.key)) return sendCsv(client, masters, sources, c, key);
       // An event from another automation (evt:) has no MF line either: posted like a CSV line, once
       // MF was asked for its tag (event-lookup.ts).
       if (isEvtKey(c.key)) {
         const lookup = events.keys.has(c.key) ? events.lookup : lookUpEvents(client, [c]);
-        return lookup.before(c, fingerprint(c.record)) ?? sendCsv(client, masters, sources, c);
+        return lookup.before(c, fingerprint(c.record)) ?? sendCsv(client, masters, sources, c, key);
       }
       if (!isMfKey(c.key)) return { kind: 'invalid', problems: [`キー「${c.key}」の形が正しくありません。`] };
       if (lines.auth) return { kind: 'unauthorized', message: lines.auth };
@@ -175,7 +181,7 @@ export function mfSender(client: MfClient, masters: Masters, sources: readonly C
       if (!line) return { kind: 'invalid', problems: [STATEMENT_MSG.missing(c.record.取引日)] };
       const edits = statementEdits(c.record, line);
       if (edits.length > 0) return { kind: 'invalid', problems: [STATEMENT_MSG.edited(edits)] };
-      const built = journalizeRequest(c.record, masters);
+      const built = journalizeRequest(c.record, masters, key);
       if (!built.ok) return { kind: 'invalid', problems: built.problems };
       const print = fingerprint(c.record);
       try {

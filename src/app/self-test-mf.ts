@@ -10,7 +10,7 @@
 
 import { planToken } from '../core/dry-run';
 import { fingerprint } from '../core/fingerprint';
-import { isCsvKey, isMfKey, remoteTag } from '../core/keys';
+import { isCsvKey, isMfKey, remoteTagOf } from '../core/keys';
 import type { LedgerRow } from '../core/ledger';
 import {
   describeLag,
@@ -339,7 +339,7 @@ function judge(
   behaviour: MfBehaviour,
   upperBound: boolean,
 ): void {
-  const tag = remoteTag(p.key);
+  const tag = remoteTagOf(p.key);
   const listedIn = p.kind === 'mf' ? '明細ID（transaction_ids）で' : '取引日で';
   if (seen.listed && lagMs !== null) {
     out.add(

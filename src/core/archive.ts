@@ -11,7 +11,7 @@
 import { isEvtKey } from './events';
 import { fingerprint } from './fingerprint';
 import { contentCounts, csvContentForm, keyProblem } from './key-check';
-import { isCsvKey, mfKey, remoteTag } from './keys';
+import { isCsvKey, mfKey, remoteTagOf } from './keys';
 import type { LedgerRecord, LedgerRow, LedgerTable } from './ledger';
 import { LEDGER_HEADERS } from './schema';
 
@@ -60,7 +60,7 @@ export function emptyIndex(): ArchiveIndex {
 
 /** The index entry of a key: its remote tag without `kc-`. */
 export function tagHexOf(key: string): string {
-  return remoteTag(key).slice(3);
+  return remoteTagOf(key).slice(3);
 }
 
 export function kindOf(record: Pick<LedgerRecord, 'キー' | '状態' | 'MF仕訳ID'>): ArchivedKind {

@@ -5,6 +5,7 @@
  * sheet. Every field is hostile input: nothing here evaluates it, and the text writer stores it as text.
  */
 import { emptyRecord } from './intake';
+import type { LedgerKey } from './keys';
 import type { LedgerRecord } from './ledger';
 import { utf8Bytes } from './sha256';
 
@@ -111,8 +112,8 @@ export function utf8Length(text: string): number {
  * DESIGN §2: `evt:` + 取込元 + `:` + the sender's id [+ `:` + type]. Each part is encoded the same way, so
  * a 取込元 with a space in its name still gives a key without white space (the 台帳's キー column form).
  */
-export function evtKey(source: string, id: string, type = ''): string {
-  return `evt:${keyPart(source)}:${keyPart(id)}${type === '' ? '' : `:${keyPart(type)}`}`;
+export function evtKey(source: string, id: string, type = ''): LedgerKey {
+  return `evt:${keyPart(source)}:${keyPart(id)}${type === '' ? '' : `:${keyPart(type)}`}` as LedgerKey;
 }
 
 export function isEvtKey(key: string): boolean {

@@ -2,7 +2,7 @@
  * The body of POST /transactions/{id}/journalize for one 台帳 row of an MF line (DESIGN §5): accounts by
  * name resolved against the マスタ, the remark cut to MF's limit, kicho's tag for the row's key.
  */
-import { remoteTag } from './keys';
+import { type LedgerKey, remoteTag } from './keys';
 import type { LedgerRecord } from './ledger';
 import { type Masters, resolvePosting } from './masters';
 import { truncateChars } from './text';
@@ -10,7 +10,8 @@ import { truncateChars } from './text';
 /** MF's remark: maxLength 200 in the document (characters, not UTF-16 units). */
 const REMARK_LIMIT = 200;
 
-export function journalizeRequest(record: LedgerRecord, masters: Masters) {
+/** `key`: the row's key as key-check passed it (checkedKey): only such a key becomes the journal's tag. */
+export function journalizeRequest(record: LedgerRecord, masters: Masters, key: LedgerKey) {
   const resolved = resolvePosting(masters, {
     勘定科目: record.勘定科目,
     補助科目: record.補助科目,
@@ -29,7 +30,7 @@ export function journalizeRequest(record: LedgerRecord, masters: Masters) {
       trade_partner_code: r.partnerCode,
       transaction_date: record.取引日,
       remark: truncateChars(record.摘要, REMARK_LIMIT),
-      tags: [remoteTag(record.キー)],
+      tags: [remoteTag(key)],
     },
   };
 }

@@ -6,7 +6,15 @@
  * journal. Pure.
  */
 import { evtKeySource, isEvtKey, keyPart } from './events';
-import { csvDescriptionForm, csvKey, isCsvKey, isMfKey, mfKey, transactionIdOf } from './keys';
+import {
+  csvDescriptionForm,
+  csvKey,
+  isCsvKey,
+  isMfKey,
+  type LedgerKey,
+  mfKey,
+  transactionIdOf,
+} from './keys';
 import type { LedgerRecord, LedgerRow, RowChange } from './ledger';
 
 const CSV_KEY = /^csv:[0-9a-f]{32}$/;
@@ -71,6 +79,14 @@ export function keyProblem(record: LedgerRecord, twins = 1): string | null {
     return source === keyPart(record.口座) ? null : KEY_MSG.evt(key, record.口座);
   }
   return KEY_MSG.form(key);
+}
+
+/**
+ * The row's キー as a key that may go to MF (its tag on the journal), or null when {@link keyProblem} finds
+ * it does not fit the row: the one way a キー cell becomes a {@link LedgerKey}.
+ */
+export function checkedKey(record: LedgerRecord, twins = 1): LedgerKey | null {
+  return keyProblem(record, twins) === null ? (record.キー as LedgerKey) : null;
 }
 
 /** The key an `mf:` row should have, when its 明細ID says so. */

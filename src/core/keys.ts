@@ -4,12 +4,17 @@
  */
 import { sha256Hex } from './sha256';
 
-export type LedgerKey = string & { readonly __ledgerKey?: never };
-export type RemoteTag = string & { readonly __remoteTag?: never };
+/**
+ * A key that may go to MF: made by mfKey / csvKey / evtKey, or by key-check's checkedKey from a キー cell that
+ * fits its row. A cell's text is a plain string (a person may have edited it): it cannot become a tag on a
+ * journal without that check.
+ */
+export type LedgerKey = string & { readonly __ledgerKey: true };
+export type RemoteTag = string & { readonly __remoteTag: true };
 
 /** An MF line: the id exactly as MF returned it (already percent-encoded; never decoded). */
 export function mfKey(transactionId: string): LedgerKey {
-  return `mf:${transactionId}`;
+  return `mf:${transactionId}` as LedgerKey;
 }
 
 export function isMfKey(key: string): boolean {
@@ -21,9 +26,14 @@ export function transactionIdOf(key: string): string {
   return key.slice(3);
 }
 
-/** `kc-` + 16 hex chars = 19 characters; MF allows 20 per tag. */
-export function remoteTag(key: string): RemoteTag {
-  return `kc-${sha256Hex(key).slice(0, 16)}`;
+/** `kc-` + 16 hex chars = 19 characters; MF allows 20 per tag. The tag a journal kicho sends carries. */
+export function remoteTag(key: LedgerKey): RemoteTag {
+  return remoteTagOf(key);
+}
+
+/** The tag a row's key text would carry: for looking journals up by tag, never for sending. */
+export function remoteTagOf(keyText: string): RemoteTag {
+  return `kc-${sha256Hex(keyText).slice(0, 16)}` as RemoteTag;
 }
 
 /** A tag kicho wrote (`kc-` + 16 hex), as opposed to tags people put on journals in MF. */
@@ -56,7 +66,7 @@ export function csvKey(
   description: string,
   n: number,
 ): LedgerKey {
-  return `csv:${sha256Hex(`${source}|${date}|${amount}|${csvDescriptionForm(description)}|${n}`).slice(0, 32)}`;
+  return `csv:${sha256Hex(`${source}|${date}|${amount}|${csvDescriptionForm(description)}|${n}`).slice(0, 32)}` as LedgerKey;
 }
 
 export function isCsvKey(key: string): boolean {

@@ -2,7 +2,7 @@
  * The reconciler's lookup port over MF (DESIGN §5 Reconcile): MF calls grow with accounting periods and
  * date windows — not with rows (the client sends transaction ids 50 to a call).
  */
-import { isCsvKey, isMfKey, journalIdsByRemoteTag, remoteTag } from '../core/keys';
+import { isCsvKey, isMfKey, journalIdsByRemoteTag, remoteTagOf } from '../core/keys';
 import type { LookupPort } from '../core/ports';
 import { type LookupResult, lookupResultOf, type ReconcileCandidate } from '../core/reconcile';
 import { type MfClient, TRANSACTION_IDS_PER_CALL } from './client';
@@ -126,7 +126,7 @@ function lookUp(
     const { start, end } = dateRange(other, fallback);
     const byTag = journalIdsByRemoteTag(client.journalsBetween(start, end));
     for (const c of other) {
-      const journal = byTag.get(remoteTag(c.key));
+      const journal = byTag.get(remoteTagOf(c.key));
       results.set(c, journal ? { kind: 'found', journalId: journal } : { kind: 'absent' });
     }
   }

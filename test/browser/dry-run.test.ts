@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DialogServer } from '../../sim/ui/dialog-server';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { newPage, screenshot, settled, sharedBrowser } from '../helpers/browser';
 import { EXAMPLE_RULES, kichoWorld, OWNER } from '../helpers/kicho';
 
@@ -40,7 +40,7 @@ test('実行 posts exactly the previewed rows', async () => {
     const journals = ours(w);
     assert.equal(journals.length, waiting.length);
     for (const r of waiting) {
-      assert.equal(journals.filter((j) => j.tags.includes(remoteTag(String(r.キー)))).length, 1);
+      assert.equal(journals.filter((j) => j.tags.includes(remoteTagOf(String(r.キー)))).length, 1);
     }
     assert.equal(server.calls.at(-1)?.fn, 'postPreviewed');
     const alerts = w.emu.world.ui.events.filter((e) => e.type === 'alert').length;

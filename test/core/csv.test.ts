@@ -10,7 +10,7 @@ import { csvJournalRequest, doubleCountWarnings } from '../../src/core/csv/sourc
 import { parseAmount, parseDate } from '../../src/core/csv/values';
 import { csvDryRunWarnings } from '../../src/core/csv/warnings';
 import { emptyRecord } from '../../src/core/intake';
-import { csvKey, remoteTag } from '../../src/core/keys';
+import { csvKey, remoteTagOf } from '../../src/core/keys';
 import { parseLedger } from '../../src/core/ledger';
 import { EMPTY_MASTERS, type Masters, mastersFromRecords, mastersToRows } from '../../src/core/masters';
 import { LEDGER_HEADERS, MASTER_HEADERS } from '../../src/core/schema';
@@ -286,7 +286,7 @@ describe('planCsvIntake', () => {
       first.lines,
       'S',
       now,
-      new Map([[remoteTag(first.lines[1].key), 'J-1']]),
+      new Map([[remoteTagOf(first.lines[1].key), 'J-1']]),
     );
     assert.equal(inMf.alreadyInMf, 1);
     assert.deepEqual(

@@ -17,7 +17,7 @@ import {
   parseDuplicateSheet,
   planDeletion,
 } from '../../src/core/duplicates/sheet';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import type { LedgerRow } from '../../src/core/ledger';
 import { DUPLICATE_HEADERS } from '../../src/core/schema';
 import { sha256Hex } from '../../src/core/sha256';
@@ -106,7 +106,7 @@ describe('findDuplicates: every kind, and what must not be grouped', () => {
   test('two journals of one statement line: the 台帳 journal kept, the other proposed for deletion', () => {
     const kicho = journal({
       transaction_id: 'TX%2B1',
-      tags: [remoteTag('mf:TX%2B1')],
+      tags: [remoteTagOf('mf:TX%2B1')],
       entered_by: 'JOURNAL_TYPE_EXTERNAL',
     });
     // MF's own journalizing (another automation) of the same line, 30 s later; the id spelled %2b.
@@ -133,7 +133,7 @@ describe('findDuplicates: every kind, and what must not be grouped', () => {
   });
 
   test('two journals with one kicho tag (a CSV row posted twice, a day apart)', () => {
-    const tag = remoteTag('csv:abc');
+    const tag = remoteTagOf('csv:abc');
     const a = journal({
       tags: [tag],
       entered_by: 'JOURNAL_TYPE_EXTERNAL',
@@ -162,7 +162,7 @@ describe('findDuplicates: every kind, and what must not be grouped', () => {
 
   test('a CSV line and a statement line of the same bank, amount and side, 2 days apart', () => {
     const csv = journal({
-      tags: [remoteTag('csv:k1')],
+      tags: [remoteTagOf('csv:k1')],
       entered_by: 'JOURNAL_TYPE_EXTERNAL',
       transaction_date: '2026-05-12',
       credit: SHINKIN,
@@ -284,13 +284,13 @@ describe('findDuplicates: every kind, and what must not be grouped', () => {
 
   test('two lines of one CSV file are possibly genuine; the same line from two imports is proposed', () => {
     const a = journal({
-      tags: [remoteTag('csv:a1')],
+      tags: [remoteTagOf('csv:a1')],
       entered_by: 'JOURNAL_TYPE_EXTERNAL',
       credit: SHINKIN,
       remark: 'ﾀｸｼｰ',
     });
     const b = journal({
-      tags: [remoteTag('csv:a2')],
+      tags: [remoteTagOf('csv:a2')],
       entered_by: 'JOURNAL_TYPE_EXTERNAL',
       credit: SHINKIN,
       remark: 'ﾀｸｼｰ',

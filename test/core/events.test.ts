@@ -21,7 +21,7 @@ import {
 } from '../../src/core/events';
 import { emptyRecord } from '../../src/core/intake';
 import { keyProblem } from '../../src/core/key-check';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 
 const good = { id: 'o-1', date: '2026-05-01', amount: 1200, direction: '出金', description: '送料' };
 
@@ -130,7 +130,7 @@ describe('loops', () => {
     const e = ok(good);
     assert.equal(loopReason(e, new Set()), null);
     assert.match(
-      String(loopReason({ ...e, description: `x ${remoteTag('evt:shop:1')}` }, new Set())),
+      String(loopReason({ ...e, description: `x ${remoteTagOf('evt:shop:1')}` }, new Set())),
       /タグ/,
     );
     assert.match(String(loopReason({ ...e, memo: 'from mf:abc' }, new Set())), /キー/);

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { fingerprint } from '../../src/core/fingerprint';
-import { isMfKey, mfKey, remoteTag, transactionIdOf } from '../../src/core/keys';
+import { isMfKey, mfKey, remoteTagOf, transactionIdOf } from '../../src/core/keys';
 import { sha256Hex } from '../../src/core/sha256';
 
 describe('sha256', () => {
@@ -29,7 +29,7 @@ describe('keys and tags', () => {
   });
 
   test('the remote tag is kc- and 16 hex chars: 19 characters, within MF’s 20', () => {
-    const tag = remoteTag('mf:abc');
+    const tag = remoteTagOf('mf:abc');
     assert.match(tag, /^kc-[0-9a-f]{16}$/);
     assert.equal(tag.length, 19);
     assert.equal(tag, `kc-${createHash('sha256').update('mf:abc').digest('hex').slice(0, 16)}`);

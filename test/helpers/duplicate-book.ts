@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import type { NewJournal, NewJournalSide } from '../../sim/mf/fake-mf';
 import type { Journal } from '../../sim/mf/types';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { EXAMPLE_RULES, type KichoWorld, kichoWorld } from './kicho';
 
 function side(s: Journal['branches'][number]['debitor']): NewJournalSide {
@@ -130,7 +130,7 @@ export function plantedWorld(): { w: KichoWorld; planted: Planted } {
   // A copy of this spreadsheet posted the same 台帳 row the next day (same key, so the same tag).
   const sameTag = w.mf.addJournal(
     copyOf(r2.journal, {
-      tags: [remoteTag(String(r2.row.キー))],
+      tags: [remoteTagOf(String(r2.row.キー))],
       enteredBy: 'JOURNAL_TYPE_EXTERNAL',
       createTime: later(r2.journal.create_time, 86_400),
     }),

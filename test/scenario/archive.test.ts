@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { answerOf as answerOfRaw, postToWebApp } from '../../sim/gas/web-app';
 import { records as recordsOf } from '../../sim/person';
 import { parseIndex } from '../../src/core/archive';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { type KichoWorld, kichoWorld } from '../helpers/kicho';
 
 const ARCHIVE = '台帳アーカイブ';
@@ -68,7 +68,7 @@ function places(w: KichoWorld): Map<string, string[]> {
 }
 
 function journalCount(w: KichoWorld, key: string): number {
-  return w.mf.journals().filter((j) => j.tags.includes(remoteTag(key))).length;
+  return w.mf.journals().filter((j) => j.tags.includes(remoteTagOf(key))).length;
 }
 
 describe('archive', () => {
@@ -112,8 +112,8 @@ describe('archive', () => {
     }
     const entries = indexEntries(w);
     assert.equal(entries.size, done.length + excluded.length);
-    for (const k of done) assert.equal(entries.get(remoteTag(k).slice(3)), 'm');
-    for (const k of excluded) assert.equal(entries.get(remoteTag(k).slice(3)), 'x');
+    for (const k of done) assert.equal(entries.get(remoteTagOf(k).slice(3)), 'm');
+    for (const k of excluded) assert.equal(entries.get(remoteTagOf(k).slice(3)), 'x');
     for (const [k, at] of places(w)) assert.equal(at.length, 1, `${k} in ${at}`);
     // The index sheet is hidden and the archive is not mistaken for a renamed 台帳.
     assert.equal(w.emu.world.spreadsheet.sheets.find((s) => s.name === INDEX)?.props.hidden, true);
@@ -284,7 +284,7 @@ function settledCheck(w: KichoWorld, keys: readonly string[], label: string): vo
     archivedKeys.length,
     `${label}: index ${entries.size} vs archive ${archivedKeys.length}`,
   );
-  for (const k of archivedKeys) assert.ok(entries.has(remoteTag(k).slice(3)), `${label}: ${k} not indexed`);
+  for (const k of archivedKeys) assert.ok(entries.has(remoteTagOf(k).slice(3)), `${label}: ${k} not indexed`);
   for (const k of keys) assert.ok(journalCount(w, k) <= 1, `${label}: ${k} posted twice`);
 }
 
@@ -438,7 +438,7 @@ describe('archive: months, and bringing a row back', () => {
     assert.equal(back.length, 1);
     assert.equal(back[0].状態, '除外');
     assert.equal(back[0].操作, '');
-    assert.ok(!indexEntries(w).has(remoteTag(target).slice(3)));
+    assert.ok(!indexEntries(w).has(remoteTagOf(target).slice(3)));
     assert.equal(archived(w).filter((x) => x.キー === target).length, 0);
     // The other row stays archived, with what the person typed.
     assert.equal(archived(w).filter((x) => x.キー === other).length, 1);

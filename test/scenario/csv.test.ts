@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'acorn';
 import iconv from 'iconv-lite';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { DIST } from '../helpers/emulator';
 import { type KichoWorld, kichoWorld, records } from '../helpers/kicho';
 
@@ -63,7 +63,7 @@ function approveAll(w: KichoWorld, keys: string[], account = '支払手数料'):
 }
 
 const journalsFor = (w: KichoWorld, key: string) =>
-  w.mf.journals().filter((j) => j.tags.includes(remoteTag(key)));
+  w.mf.journals().filter((j) => j.tags.includes(remoteTagOf(key)));
 
 describe('the dialog’s server targets', () => {
   test('Shift_JIS (Windows-31J) bytes: previewed, then imported exactly as written', () => {

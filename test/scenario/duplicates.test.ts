@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { editRow, records } from '../../sim/person';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { ok, plantedWorld } from '../helpers/duplicate-book';
 import type { KichoWorld } from '../helpers/kicho';
 
@@ -186,7 +186,7 @@ describe('重複を削除', () => {
     // Nothing is posted again, and the plan is spent: a second confirmation deletes nothing.
     ok(w, 'postApproved');
     ok(w, 'reconcile');
-    assert.equal(w.mf.journals().filter((j) => j.tags.includes(remoteTag(p.csvAndLine.csvKey))).length, 0);
+    assert.equal(w.mf.journals().filter((j) => j.tags.includes(remoteTagOf(p.csvAndLine.csvKey))).length, 0);
     const again = dialogToken(w);
     assert.equal(again.rows.length, 0);
     ok(w, 'deleteDuplicates', [again.token]);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SHEETS_WORLDS, sheetsOptions } from '../../sim/gas/switches';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { DIST, previousBundleDir } from '../helpers/emulator';
 import { EXAMPLE_RULES, type KichoWorld, kichoWorld, records } from '../helpers/kicho';
 
@@ -145,12 +145,12 @@ describe('a 台帳 written by the previous version', () => {
       assert.equal(posted.posted, waiting.length);
       assert.equal(ok<{ posted: number }>(w.run('postApproved')).posted, 0);
       for (const r of waiting) {
-        const journals = w.mf.journals().filter((j) => j.tags.includes(remoteTag(String(r.キー))));
+        const journals = w.mf.journals().filter((j) => j.tags.includes(remoteTagOf(String(r.キー))));
         assert.equal(journals.length, 1, String(r.キー));
       }
       const quotedCsv = csv.find((r) => r.摘要 === QUOTED);
       assert.ok(quotedCsv);
-      const journal = w.mf.journals().find((j) => j.tags.includes(remoteTag(String(quotedCsv.キー))));
+      const journal = w.mf.journals().find((j) => j.tags.includes(remoteTagOf(String(quotedCsv.キー))));
       assert.equal(journal?.branches[0]?.remark, QUOTED);
       assert.ok(
         w.ledger().every((r) => r.状態 !== '要確認' || !String(r.メモ).includes('キー')),

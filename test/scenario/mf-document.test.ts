@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FakeMf } from '../../sim/mf/fake-mf';
 import type { Journal } from '../../sim/mf/types';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { EXAMPLE_RULES, type KichoWorld, kichoWorld } from '../helpers/kicho';
 
 const API = 'https://api-accounting.moneyforward.com';
@@ -272,6 +272,6 @@ describe('journals kicho finds carry its tag', () => {
     const key = String(rowIn(w, '2026-01-01').キー);
     approve(w, [key]);
     run(w, 'postApproved');
-    assert.equal(w.mf.journalsByTag(remoteTag(key)).length, 1);
+    assert.equal(w.mf.journalsByTag(remoteTagOf(key)).length, 1);
   });
 });

@@ -15,7 +15,7 @@ import {
   TEST_OFFICE_CODE,
 } from '../../sim/mf/fake-mf';
 import { TEST_OFFICE_NAME } from '../../sim/mf/seed';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { type KichoWorld, kichoWorld, records } from '../helpers/kicho';
 
 interface Summary {
@@ -116,7 +116,7 @@ describe('one 台帳, one office', () => {
     assert.equal(row?.MF仕訳ID, '');
     assert.ok(
       after.every((r) =>
-        w.mf.journalsOf(OTHER_OFFICE_CODE).every((j) => !j.tags.includes(remoteTag(String(r.キー)))),
+        w.mf.journalsOf(OTHER_OFFICE_CODE).every((j) => !j.tags.includes(remoteTagOf(String(r.キー)))),
       ),
     );
     // ログ says it too, one line per run.

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { type KichoWorld, kichoWorld, OWNER } from '../helpers/kicho';
 
 function approve(w: KichoWorld, keys: string[], account = '消耗品費'): void {
@@ -26,7 +26,7 @@ function byKey(w: KichoWorld): Map<string, Record<string, unknown>> {
 }
 
 function journalsFor(w: KichoWorld, key: string) {
-  return w.mf.journals().filter((j) => j.tags.includes(remoteTag(key)));
+  return w.mf.journals().filter((j) => j.tags.includes(remoteTagOf(key)));
 }
 
 describe('import', () => {
@@ -205,7 +205,7 @@ describe('postApproved', () => {
       ['送信中', '送信中'],
     );
     w.run('postApproved');
-    assert.equal(w.mf.journals().filter((j) => keys.some((k) => j.tags.includes(remoteTag(k)))).length, 0);
+    assert.equal(w.mf.journals().filter((j) => keys.some((k) => j.tags.includes(remoteTagOf(k)))).length, 0);
   });
 
   test('rows sorted by a person between claim and settle keep their own results', () => {

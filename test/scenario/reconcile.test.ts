@@ -1,7 +1,7 @@
 /** reconcile(): unknown outcomes are looked up in MF before anything is sent again. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { type KichoWorld, kichoWorld } from '../helpers/kicho';
 
 const MINUTE = 60_000;
@@ -21,7 +21,7 @@ function approveFirst(w: KichoWorld, n: number): string[] {
 
 const state = (w: KichoWorld, key: string) => w.ledger().find((r) => r.キー === key);
 const journals = (w: KichoWorld, key: string) =>
-  w.mf.journals().filter((j) => j.tags.includes(remoteTag(key))).length;
+  w.mf.journals().filter((j) => j.tags.includes(remoteTagOf(key))).length;
 
 describe('reconcile', () => {
   test('commit-then-timeout: the journal is found and the row completes, never re-sent', () => {
@@ -33,7 +33,7 @@ describe('reconcile', () => {
     w.run('reconcile');
     const row = state(w, key);
     assert.equal(row?.状態, '完了');
-    assert.equal(row?.MF仕訳ID, w.mf.journals().find((j) => j.tags.includes(remoteTag(key)))?.id);
+    assert.equal(row?.MF仕訳ID, w.mf.journals().find((j) => j.tags.includes(remoteTagOf(key)))?.id);
     assert.equal(journals(w, key), 1);
   });
 

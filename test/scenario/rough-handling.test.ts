@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SheetModel } from '../../sim/gas/services/sheets-model';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { LEDGER_HEADERS } from '../../src/core/schema';
 import { EXAMPLE_RULES, type KichoWorld, kichoWorld, records } from '../helpers/kicho';
 
@@ -37,7 +37,7 @@ function lastLog(w: KichoWorld): Record<string, unknown> {
 }
 
 function journalsFor(w: KichoWorld, key: string) {
-  return w.mf.journals().filter((j) => j.tags.includes(remoteTag(key)));
+  return w.mf.journals().filter((j) => j.tags.includes(remoteTagOf(key)));
 }
 
 /** Imported and classified by the example rules: most rows 送信待ち. */
@@ -371,7 +371,7 @@ describe('CSV rows typed over', () => {
     assert.equal(line?.区分, '要確認');
     assert.match(String(line?.内容), /取り込んだときの内容（キー）と合いません/);
     summary(w.run('postApproved'));
-    assert.equal(w.mf.journals().filter((j) => j.tags.includes(remoteTag('csv:これは違う'))).length, 0);
+    assert.equal(w.mf.journals().filter((j) => j.tags.includes(remoteTagOf('csv:これは違う'))).length, 0);
     assert.equal(journalsFor(w, edited).length, 0);
     assert.equal(w.ledger().find((r) => r.キー === edited)?.状態, '要確認');
     w.edit(edited, '金額', amount);

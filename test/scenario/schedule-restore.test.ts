@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { records } from '../../sim/person';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { EXAMPLE_RULES, kichoWorld, OWNER } from '../helpers/kicho';
 
 const MINUTE = 60_000;
@@ -46,7 +46,7 @@ describe('runScheduled', () => {
     assert.ok(approved.length > 50);
     assert.ok(approved.every((r) => r.状態 === '完了'));
     for (const r of rows)
-      assert.ok(w.mf.journals().filter((j) => j.tags.includes(remoteTag(String(r.キー)))).length <= 1);
+      assert.ok(w.mf.journals().filter((j) => j.tags.includes(remoteTagOf(String(r.キー)))).length <= 1);
     const triggerExecs = new Set(runs.map((r) => r.result.id));
     assert.equal(
       w.emu.world.ui.events.filter((e) => triggerExecs.has(e.exec)).length,
@@ -93,7 +93,7 @@ describe('lost ledger', () => {
     w.run('classifyPending');
     w.run('postApproved');
     for (const r of w.ledger())
-      assert.ok(w.mf.journals().filter((j) => j.tags.includes(remoteTag(String(r.キー)))).length <= 1);
+      assert.ok(w.mf.journals().filter((j) => j.tags.includes(remoteTagOf(String(r.キー)))).length <= 1);
   });
 
   test('only a person in a menu run, typing 続行, may post past the guard; a default click or a trigger never does', () => {

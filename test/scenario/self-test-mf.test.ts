@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FakeMfOptions } from '../../sim/mf/fake-mf';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { EXAMPLE_RULES, type KichoWorld, kichoWorld, records } from '../helpers/kicho';
 
 const MINUTE = 60_000;
@@ -134,7 +134,7 @@ describe('the MF items in the default world', () => {
     assert.match(posting.detail, /明細は「仕訳済み」になりました/);
     assert.match(
       posting.detail,
-      new RegExp(`kicho のタグ（${remoteTag(String(first.キー))}）が仕訳に残っていました`),
+      new RegExp(`kicho のタグ（${remoteTagOf(String(first.キー))}）が仕訳に残っていました`),
     );
     assert.match(posting.detail, /2 回目は何も送られないことを確かめました/);
     assert.equal(done.passed, true);
@@ -415,7 +415,7 @@ describe('MF switch: whether POST /journals keeps tags (a CSV-only book)', () =>
     assert.match(posting.detail, /MF の仕訳一覧に取引日で出てきました/);
     assert.equal(behaviour(w).createTags, 'kept');
     assert.equal(post(w).posted, 2);
-    for (const r of w.ledger()) assert.equal(w.mf.journalsByTag(remoteTag(String(r.キー))).length, 1);
+    for (const r of w.ledger()) assert.equal(w.mf.journalsByTag(remoteTagOf(String(r.キー))).length, 1);
   });
 
   test('dropped: NG while CSV rows wait (posting stops); with none left, 注意 and CSV import is refused', () => {

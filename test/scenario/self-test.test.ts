@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SHEETS_WORLDS, sheetsOptions } from '../../sim/gas/switches';
 import type { WorldOptions } from '../../sim/gas/world';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { EXAMPLE_RULES, type KichoWorld, kichoWorld, OWNER, records } from '../helpers/kicho';
 
 const MINUTE = 60_000;
@@ -150,7 +150,7 @@ describe('本番前チェック in each Sheets world', () => {
       assert.ok(waiting.length > 0);
       assert.equal((w.run('postApproved').value as { posted: number }).posted, waiting.length);
       for (const row of waiting) {
-        assert.equal(w.mf.journals().filter((j) => j.tags.includes(remoteTag(String(row.キー)))).length, 1);
+        assert.equal(w.mf.journals().filter((j) => j.tags.includes(remoteTagOf(String(row.キー)))).length, 1);
       }
     });
   }
@@ -206,7 +206,7 @@ describe('an NG that makes exactly-once unsafe', () => {
     const posted = w.run('postApproved').value as { posted: number };
     assert.ok(posted.posted >= waiting.length);
     for (const row of waiting) {
-      assert.equal(w.mf.journals().filter((j) => j.tags.includes(remoteTag(String(row.キー)))).length, 1);
+      assert.equal(w.mf.journals().filter((j) => j.tags.includes(remoteTagOf(String(row.キー)))).length, 1);
     }
   });
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { seededPick, WorkerPool } from '../../sim/gas/interleave';
 import { answerOf, postConcurrently, postToWebApp, type WebRequest } from '../../sim/gas/web-app';
-import { remoteTag } from '../../src/core/keys';
+import { remoteTagOf } from '../../src/core/keys';
 import { type KichoWorld, kichoWorld } from '../helpers/kicho';
 
 interface Result {
@@ -59,7 +59,7 @@ function send(w: KichoWorld, req: WebRequest): Answer {
 
 const evtRows = (w: KichoWorld) => w.ledger().filter((r) => String(r.キー).startsWith('evt:'));
 const journalsFor = (w: KichoWorld, key: string) =>
-  w.mf.journals().filter((j) => j.tags.includes(remoteTag(key)));
+  w.mf.journals().filter((j) => j.tags.includes(remoteTagOf(key)));
 
 function approveAndPost(w: KichoWorld, keys: string[]): void {
   for (const k of keys) {
@@ -381,7 +381,7 @@ describe('loops', () => {
       w,
       request(key, [
         event(journalId),
-        event('l2', { description: `仕訳 ${remoteTag('evt:shop:loop-src')}` }),
+        event('l2', { description: `仕訳 ${remoteTagOf('evt:shop:loop-src')}` }),
         event('l3', { memo: 'evt:shop:loop-src' }),
         event('fine', { description: '通常の注文' }),
       ]),

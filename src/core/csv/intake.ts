@@ -5,7 +5,7 @@
  */
 import { emptyRecord } from '../intake';
 import { contentCounts, csvContentForm, keyProblem } from '../key-check';
-import { csvDescriptionForm, csvKey, isMfKey, remoteTag } from '../keys';
+import { csvDescriptionForm, csvKey, isMfKey, remoteTagOf } from '../keys';
 import { indexByKey, type LedgerRecord, type LedgerRow, type LedgerTable, type RowChange } from '../ledger';
 import {
   type Direction,
@@ -296,7 +296,7 @@ export function planCsvIntake(
       continue;
     }
     if (earlierDates.has(line.date)) overlap.add(line.date);
-    const journal = journalByTag.get(remoteTag(line.key));
+    const journal = journalByTag.get(remoteTagOf(line.key));
     if (journal === undefined) {
       newRows.push(csvRecord(line, source, now));
       continue;

@@ -4,7 +4,7 @@
  * journals MF listed, the 台帳 rows, and the office's own accounts.
  */
 import { enlargeSmallKana } from '../kana';
-import { isRemoteTag, remoteTag } from '../keys';
+import { isRemoteTag, remoteTagOf } from '../keys';
 import type { LedgerRow } from '../ledger';
 import { normalizeText } from '../text';
 
@@ -258,7 +258,7 @@ export class LedgerLinks {
   taggedWith(tag: string): string[] {
     if (!this.byTag) {
       this.byTag = new Map();
-      for (const r of this.rows) push(this.byTag, remoteTag(r.record.キー), r.record.キー);
+      for (const r of this.rows) push(this.byTag, remoteTagOf(r.record.キー), r.record.キー);
     }
     return this.byTag.get(tag) ?? [];
   }
