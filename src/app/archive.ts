@@ -31,10 +31,9 @@ import {
   kindOf,
   planArchive,
   rowForm,
-  tagHexOf,
 } from '../core/archive';
 import { keyProblem } from '../core/key-check';
-import { mfKey } from '../core/keys';
+import { mfKey, tagDigits } from '../core/keys';
 import { indexByKey, type LedgerTable, parseLedger } from '../core/ledger';
 import { LOST_LEDGER_MSG, ledgerLooksLost } from '../core/lost-ledger';
 import { SHEET } from '../core/schema';
@@ -88,7 +87,7 @@ function settle(
     const key = r.record.キー;
     if (index.entries.has(tags[i])) both.add(key);
     const id = r.record.明細ID.trim();
-    if (id !== '' && mfKey(id) !== key && index.entries.has(tagHexOf(mfKey(id)))) both.add(mfKey(id));
+    if (id !== '' && mfKey(id) !== key && index.entries.has(tagDigits(mfKey(id)))) both.add(mfKey(id));
   });
   const archiveRows = Math.max(0, archive.getLastRow() - 1);
   if (both.size === 0 && archiveRows === index.sheetRows) return { cells, doubled };
@@ -105,7 +104,7 @@ function settle(
     if (rowForm(grid[g]) === '') continue;
     const record = records.get(g + 1);
     const key = String(grid[g][keyCol] ?? '').trim();
-    const hex = tagHexOf(key);
+    const hex = tagDigits(key);
     if (key !== '' && both.has(key)) {
       drop.add(g);
     } else if (key !== '' && index.entries.has(hex)) {
@@ -124,7 +123,7 @@ function settle(
       seen.add(hex);
     } else strays.push(g + 1);
   }
-  const bothTags = new Set([...both].map(tagHexOf));
+  const bothTags = new Set([...both].map(tagDigits));
   const missing = [...index.entries.keys()].filter((h) => !seen.has(h) && !bothTags.has(h)).length;
   // The copies go first: killed here, the index still holds every key.
   const deletion = deleteRowsChecked(archive, grid, drop, keyCol);
@@ -168,7 +167,7 @@ function archivePass(cutoff: string): Pass {
   if (gone) messages.push(gone);
   const lcols = columnsOf(grid);
   const keyCol = lcols.get('キー') ?? 0;
-  const tags = table.rows.map((r) => tagHexOf(r.record.キー));
+  const tags = table.rows.map((r) => tagDigits(r.record.キー));
   const archive = archiveSheet(grid[0] ?? [], true) as GoogleAppsScript.Spreadsheet.Sheet;
   const settled = settle(table, tags, index, archive, read.cells, messages);
   let cells = settled.cells;
@@ -192,7 +191,7 @@ function archivePass(cutoff: string): Pass {
       messages.push(ARCHIVE_MSG.notVerified(plan.move.length - verified.length));
     // 3. Index: only what read back. A copy that did not is no entry (and the count below differs, so
     //    the next run finds it and deletes it: its 台帳 row stays).
-    for (const row of verified) index.entries.set(tagHexOf(row.record.キー), kindOf(row.record));
+    for (const row of verified) index.entries.set(tagDigits(row.record.キー), kindOf(row.record));
     index.sheetRows = first - 2 + verified.length;
     if (verified.length > 0) cells = saveIndex(index, cells);
     // 4. Remove from the 台帳 by key, only rows that still hold what was copied.
@@ -272,7 +271,7 @@ function bringBackPass(): { refused?: string; count: number; messages: string[] 
   const ok = marked.filter((r) => {
     const key = r.record.キー;
     if (!FINAL_STATES.has(r.record.状態)) messages.push(ARCHIVE_MSG.notFinal(r.rowNumber, r.record.状態));
-    else if (!index.entries.has(tagHexOf(key))) messages.push(ARCHIVE_MSG.notIndexed(r.rowNumber));
+    else if (!index.entries.has(tagDigits(key))) messages.push(ARCHIVE_MSG.notIndexed(r.rowNumber));
     else if (live.has(key)) messages.push(ARCHIVE_MSG.alreadyLive(r.rowNumber));
     else return true;
     return false;
@@ -297,7 +296,7 @@ function bringBackPass(): { refused?: string; count: number; messages: string[] 
   if (landed.length === 0) return { count: 0, messages };
   // 2. The keys leave the index (a kill before this: in both places, and the next archive run keeps the
   //    台帳 copy); 3. the archive rows go, found again by key.
-  for (const r of landed) index.entries.delete(tagHexOf(r.record.キー));
+  for (const r of landed) index.entries.delete(tagDigits(r.record.キー));
   const keys = new Set(landed.map((r) => r.record.キー));
   const agrid2 = readGrid(archive);
   const drop = new Set<number>();

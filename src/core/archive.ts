@@ -11,7 +11,7 @@
 import { isEvtKey } from './events';
 import { fingerprint } from './fingerprint';
 import { contentCounts, csvContentForm, keyProblem } from './key-check';
-import { isCsvKey, mfKey, remoteTagOf } from './keys';
+import { isCsvKey, mfKey, tagDigits } from './keys';
 import type { LedgerRecord, LedgerRow, LedgerTable } from './ledger';
 import { LEDGER_HEADERS } from './schema';
 
@@ -56,11 +56,6 @@ export interface ArchivedCounts {
 
 export function emptyIndex(): ArchiveIndex {
   return { entries: new Map(), sheetRows: 0 };
-}
-
-/** The index entry of a key: its remote tag without `kc-`. */
-export function tagHexOf(key: string): string {
-  return remoteTagOf(key).slice(3);
 }
 
 export function kindOf(record: Pick<LedgerRecord, 'キー' | '状態' | 'MF仕訳ID'>): ArchivedKind {
@@ -152,12 +147,12 @@ export function parseCounts(raw: string | null): ArchivedCounts {
 
 /** Whether a key is archived (a lookup, no scan). */
 export function isArchived(index: ArchiveIndex, key: string): boolean {
-  return index.entries.has(tagHexOf(key));
+  return index.entries.has(tagDigits(key));
 }
 
 /** An archived key's kind, or undefined. */
 export function archivedKind(index: ArchiveIndex, key: string): ArchivedKind | undefined {
-  return index.entries.get(tagHexOf(key));
+  return index.entries.get(tagDigits(key));
 }
 
 /**
@@ -167,7 +162,7 @@ export function archivedKind(index: ArchiveIndex, key: string): ArchivedKind | u
 export function archivedJournal(index: ArchiveIndex): (tag: string, transactionId: string | null) => boolean {
   return (tag, transactionId) => {
     if (transactionId !== null) {
-      const kind = index.entries.get(tagHexOf(mfKey(transactionId)));
+      const kind = index.entries.get(tagDigits(mfKey(transactionId)));
       return kind === 'm' || kind === 'd';
     }
     const kind = index.entries.get(tag.startsWith('kc-') ? tag.slice(3) : tag);

@@ -31,6 +31,11 @@ export function remoteTag(key: LedgerKey): RemoteTag {
   return remoteTagOf(key);
 }
 
+/** The 16 hex digits of a key's tag (without `kc-`): the compact form the archive index and the sent-rows mark keep. */
+export function tagDigits(keyText: string): string {
+  return remoteTagOf(keyText).slice(3);
+}
+
 /** The tag a row's key text would carry: for looking journals up by tag, never for sending. */
 export function remoteTagOf(keyText: string): RemoteTag {
   return `kc-${sha256Hex(keyText).slice(0, 16)}` as RemoteTag;

@@ -6,7 +6,7 @@
  * a line that comes back within that time comes back as 不明, and reconcile looks it up before
  * anything is sent. Pure: the app layer keeps the entries in script properties.
  */
-import { remoteTagOf } from './keys';
+import { tagDigits } from './keys';
 
 export interface RecentSend {
   /** The 16 hex digits of the line's remote tag. */
@@ -19,10 +19,6 @@ export interface RecentSend {
 export const RECENT_SENDS_CAP = 5_000;
 
 const ENTRY = /^([0-9a-f]{16})([0-9a-z]+)$/;
-
-export function tagDigits(key: string): string {
-  return remoteTagOf(key).slice(3);
-}
 
 export function parseRecentSends(text: string | null): RecentSend[] {
   if (!text) return [];

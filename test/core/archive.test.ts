@@ -14,18 +14,17 @@ import {
   parseCounts,
   parseIndex,
   planArchive,
-  tagHexOf,
 } from '../../src/core/archive';
 import { fingerprint } from '../../src/core/fingerprint';
 import { emptyRecord } from '../../src/core/intake';
-import { csvKey, mfKey, remoteTag } from '../../src/core/keys';
+import { csvKey, mfKey, remoteTag, tagDigits } from '../../src/core/keys';
 import type { LedgerRecord, LedgerTable } from '../../src/core/ledger';
 import type { LedgerState } from '../../src/core/states';
 
 describe('the key index', () => {
   test('200,000 keys pack into cells under the 50,000-character limit and read back whole', () => {
     const index = emptyIndex();
-    for (let i = 0; i < 200_000; i++) index.entries.set(tagHexOf(mfKey(`T${i}`)), i % 4 === 0 ? 'x' : 'm');
+    for (let i = 0; i < 200_000; i++) index.entries.set(tagDigits(mfKey(`T${i}`)), i % 4 === 0 ? 'x' : 'm');
     index.sheetRows = 200_000;
     const cells = formatIndex(index);
     assert.ok(cells.length <= 1 + Math.ceil(200_000 / ENTRIES_PER_CELL), `${cells.length} cells`);
@@ -42,7 +41,7 @@ describe('the key index', () => {
 
   test('the entry is the remote tag without kc-, so restore and CSV imports meet it by tag', () => {
     const key = csvKey('○○銀行', '2026-05-01', 220, 'ﾃｽｳﾘﾖｳ', 1);
-    assert.equal(`kc-${tagHexOf(key)}`, remoteTag(key));
+    assert.equal(`kc-${tagDigits(key)}`, remoteTag(key));
   });
 
   test('a cell a person typed into is counted as a problem, not read as keys', () => {
@@ -122,9 +121,9 @@ describe('which rows move', () => {
       width: 0,
       rows: rows.map((record, i) => ({ rowNumber: i + 2, record })),
     };
-    const tags = rows.map((r) => tagHexOf(String(r.キー)));
+    const tags = rows.map((r) => tagDigits(String(r.キー)));
     const index = emptyIndex();
-    index.entries.set(tagHexOf('mf:A5'), 'm');
+    index.entries.set(tagDigits('mf:A5'), 'm');
     const plan = planArchive(table, tags, index, '2026-06-01', 2);
     assert.deepEqual(
       plan.move.map((r) => r.record.キー),
