@@ -4,7 +4,6 @@
  * 古い行をアーカイブ until nothing is left to move, and an import again — with every execution's Sheets
  * calls, cells, virtual and wall time. Used by test/scale (200,000 rows) and `npm run bench -- --scale`.
  */
-import { FINGERPRINT_FIELDS, fingerprint } from '../../src/core/fingerprint';
 import type { Emulator } from '../gas/index';
 import { Emulator as Emu } from '../gas/index';
 import {
@@ -63,16 +62,6 @@ export function runScale(rows: number, lines: number, bundleDir: string, months 
   const mf = attachMf(emu, dataset);
   setupBenchOffice(emu, { '1回の送信上限': '1000', アーカイブまでの月数: String(months) });
   fillExistingRows(sheet(emu, '台帳'), rows, dataset);
-  // Their 指紋 as posting writes it (fillExistingRows' stands in for it): rows edited after posting stay.
-  const ledger = sheet(emu, '台帳');
-  const cols = headerCols(ledger);
-  const printCol = cols.get('指紋') as number;
-  for (let r = 2; r <= rows + 1; r++) {
-    const rec = Object.fromEntries(
-      FINGERPRINT_FIELDS.map((f) => [f, ledger.value(r, cols.get(f) as number)]),
-    );
-    ledger.setValue(r, printCol, fingerprint(rec as Parameters<typeof fingerprint>[0]));
-  }
   const before = new Set(keysOf(emu, '台帳'));
 
   const executions: ScaleFigures[] = [];

@@ -4,6 +4,7 @@
  * every new line ended 完了 exactly once.
  */
 import { createHash } from 'node:crypto';
+import { fingerprint } from '../../src/core/fingerprint';
 import { LEDGER_HEADERS } from '../../src/core/schema';
 import type { ExecutionResult } from '../gas/execution';
 import type { Emulator } from '../gas/index';
@@ -158,8 +159,10 @@ export function fillExistingRows(ledger: SheetModel, e: number, dataset: MfDatas
       完了日時: done,
       メモ: '',
       明細ID: txId,
-      指紋: createHash('sha256').update(key).digest('hex'),
+      指紋: '',
     };
+    // As posting writes it: a synthetic 完了 row is one nobody edited since (else 要確認 lists them all).
+    values.指紋 = fingerprint(values as unknown as Parameters<typeof fingerprint>[0]);
     const row: (string | number)[] = new Array(width).fill('');
     LEDGER_HEADERS.forEach((h, j) => {
       row[order[j]] = values[h];
