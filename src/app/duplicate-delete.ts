@@ -5,6 +5,8 @@
  * person's confirmation sends a DELETE: the dialog's token must still match the sheet, and a trigger never
  * deletes anything.
  */
+
+import { archivedJournal } from '../core/archive';
 import {
   type DeleteResult,
   type DeleterPort,
@@ -13,11 +15,12 @@ import {
   recoverDeletions,
   deleteDuplicates as runDeletion,
 } from '../core/duplicates/deletion';
-import type { AuditJournal } from '../core/duplicates/facts';
+import { type AuditJournal, canonical, journalFacts, LedgerLinks } from '../core/duplicates/facts';
 import { planDeletion } from '../core/duplicates/sheet';
 import { HttpNotSentError } from '../core/ports';
 import { SHEET } from '../core/schema';
 import { sha256Hex } from '../core/sha256';
+import { archivedJournalHolders, readArchiveIndex } from '../gas/archive-sheet';
 import { scriptClock } from '../gas/clock';
 import { duplicateSheetPort, readDuplicateTable } from '../gas/duplicate-sheet';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
@@ -43,6 +46,8 @@ export const DELETE_RUN_MSG = {
     `${n} 件は応答がなかったため確かめたところ、MF に残っていました（削除されていません）。`,
   returned: (n: number) => `${n} 件は送りませんでした（操作は「削除」のままです）。`,
   changed: (n: number) => `${n} 件は点検のあとで MF の仕訳が変わっていたため削除していません。`,
+  archived: (n: number) =>
+    `${n} 件は台帳アーカイブの行が登録した仕訳のため削除していません（シート「重複点検」の結果を見てください）。`,
   recovered: (n: number) => `前回の削除の結果を MF で確かめ、${n} 件を片付けました。`,
   nothing: '削除する仕訳はありませんでした。',
 } as const;
@@ -71,8 +76,24 @@ function deleterOf(client: MfClient): DeleterPort {
   };
 }
 
+/**
+ * Which archived row holds a journal: the key index says whether one might (no Sheets call per journal),
+ * and only then is 台帳アーカイブ read, once, for the row whose MF仕訳ID it is.
+ */
+function archivedHolderOf(): (journal: AuditJournal) => string | null {
+  const links = new LedgerLinks([], archivedJournal(readArchiveIndex().index));
+  let holders: Map<string, string> | null = null;
+  return (journal) => {
+    const [facts] = journalFacts([journal], links);
+    if (!facts.referenced) return null;
+    holders ??= archivedJournalHolders(canonical);
+    return holders.get(facts.cid) ?? null;
+  };
+}
+
 function inputFor(ctx: RunContext, client: MfClient): DeletionInput {
   const clock = scriptClock();
+  let holderOf: ((journal: AuditJournal) => string | null) | null = null;
   const sheet = ledgerSheet();
   return {
     sheet: duplicateSheetPort(),
@@ -86,6 +107,10 @@ function inputFor(ctx: RunContext, client: MfClient): DeletionInput {
     who: ctx.who,
     startedAt: ctx.startedAt,
     digest,
+    archivedHolder: (journal) => {
+      holderOf ??= archivedHolderOf();
+      return holderOf(journal);
+    },
   };
 }
 
@@ -107,6 +132,7 @@ function describe(s: DeletionSummary): string[] {
   if (s.stillThere > 0) out.push(DELETE_RUN_MSG.stillThere(s.stillThere));
   if (s.returned > 0) out.push(DELETE_RUN_MSG.returned(s.returned));
   if (s.changed > 0) out.push(DELETE_RUN_MSG.changed(s.changed));
+  if (s.archived > 0) out.push(DELETE_RUN_MSG.archived(s.archived));
   return out;
 }
 
@@ -135,6 +161,7 @@ export function runDeleteDuplicates(ctx: RunContext, token: string, client?: MfC
     stillThere: summary.stillThere,
     returned: summary.returned,
     changed: summary.changed,
+    archived: summary.archived,
     ledgerExcluded: summary.ledgerExcluded,
     ledgerRelinked: summary.ledgerRelinked,
     refusedPlan: summary.refusedPlan,

@@ -7,6 +7,7 @@
 import {
   ARCHIVE_HEADERS,
   ARCHIVE_INDEX_SHEET,
+  ARCHIVE_MSG,
   ARCHIVE_SHEET,
   type ArchivedCounts,
   type ArchiveIndex,
@@ -166,4 +167,25 @@ export function deleteRowsChecked(
 /** Header cells of a sheet (row 1). */
 export function headerOf(sheet: Sheet): unknown[] {
   return readHeaderRow(sheet);
+}
+
+/**
+ * Journal id (decoded, as core/duplicates compares them) → キー of the archived row naming it in MF仕訳ID,
+ * from one read of 台帳アーカイブ. Throws when the index has rows but the sheet is gone: a caller about to
+ * delete a journal must not take "no sheet" for "no holder".
+ */
+export function archivedJournalHolders(canonicalId: (id: string) => string): Map<string, string> {
+  const out = new Map<string, string>();
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(ARCHIVE_SHEET);
+  if (!sheet) throw new Error(ARCHIVE_MSG.noArchive);
+  const grid = readGrid(sheet);
+  const cols = columnsOf(grid);
+  const key = cols.get('キー');
+  const journal = cols.get('MF仕訳ID');
+  if (key === undefined || journal === undefined) throw new Error(ARCHIVE_MSG.noArchive);
+  for (const row of grid.slice(1)) {
+    const id = String(row[journal] ?? '').trim();
+    if (id !== '') out.set(canonicalId(id), String(row[key] ?? '').trim());
+  }
+  return out;
 }

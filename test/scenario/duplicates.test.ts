@@ -308,6 +308,31 @@ describe('重複を削除', () => {
     assert.equal(deletes(w), 1);
   });
 
+  test('a journal a row in 台帳アーカイブ holds is not deleted: bring the row back first; other deletes go ahead', () => {
+    const { w, planted: p } = plantedWorld();
+    w.setSetting('アーカイブまでの月数', '0');
+    ok(w, 'archiveLedger');
+    assert.ok(
+      !w.ledger().some((r) => r.キー === p.sameLine.key),
+      'the row holding the kept journal is archived',
+    );
+    ok(w, 'auditDuplicates');
+    // The person overrides the proposal and deletes the journal the archived row posted (and the hand one).
+    choose(w, p.sameLine.kept, '削除');
+    choose(w, p.hand.hand, '削除');
+    const r = ok(w, 'deleteDuplicates', [dialogToken(w).token]);
+    assert.match(r.messages.join(' '), /1 件は台帳アーカイブの行が登録した仕訳のため削除していません/);
+    assert.ok(exists(w, p.sameLine.kept), 'the archived row’s journal stays in MF');
+    assert.ok(!exists(w, p.hand.hand), 'the other delete went ahead');
+    assert.equal(deletes(w), 1);
+    const row = sheetRows(w).find((x) => x.仕訳ID === p.sameLine.kept);
+    assert.match(
+      String(row?.結果),
+      /台帳アーカイブの行（キー .*）が登録した仕訳のため、削除していません。.*アーカイブから戻す/,
+    );
+    assert.notEqual(row?.状態, '削除済み');
+  });
+
   test('a journal changed in MF after the audit is not deleted: the person is told to audit again', () => {
     const { w, planted: p } = plantedWorld();
     ok(w, 'auditDuplicates');

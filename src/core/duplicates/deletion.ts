@@ -68,6 +68,12 @@ export interface DeletionInput {
   startedAt: number;
   digest: (text: string) => string;
   leaseMs?: number;
+  /**
+   * The キー of a row moved to 台帳アーカイブ whose MF仕訳ID is this journal, or null. Such a journal is not
+   * deleted: only the 台帳 is settled after a delete, so the archived row would go on naming a journal MF
+   * no longer has. Throws when the archive cannot be read (then nothing is deleted).
+   */
+  archivedHolder?: (journal: AuditJournal) => string | null;
 }
 
 export const DELETE_MSG = {
@@ -96,6 +102,8 @@ export const DELETE_MSG = {
     `重複点検で MF の仕訳 ${journal} を削除したため除外にしました（${who || '実行した人'}、${at}）。${kept.length > 0 ? `同じお金は 仕訳 ${kept.join('、')} に記帳されています。` : ''}この行は登録しません。`,
   ledgerRelinked: (journal: string, kept: string) =>
     `重複点検で仕訳 ${journal} を削除しました。この行の仕訳として 仕訳 ${kept} を残しています。`,
+  archived: (key: string) =>
+    `この仕訳は台帳アーカイブの行（キー ${key}）が登録した仕訳のため、削除していません。削除するときは、その行を「アーカイブから戻す」で台帳に戻し、もう一度「重複点検」を実行してから確かめてください。`,
   ledgerSending: (key: string) =>
     `台帳の行（キー ${key}）は送信中のため変えていません。照合のあとで、もう一度「重複点検」を実行してください。`,
 } as const;
@@ -109,6 +117,8 @@ export interface DeletionSummary {
   unknown: number;
   returned: number;
   changed: number;
+  /** Journals not deleted because a row in 台帳アーカイブ holds them. */
+  archived: number;
   stillThere: number;
   recovered: number;
   ledgerExcluded: number;
@@ -127,6 +137,7 @@ function emptySummary(): DeletionSummary {
     unknown: 0,
     returned: 0,
     changed: 0,
+    archived: 0,
     stillThere: 0,
     recovered: 0,
     ledgerExcluded: 0,
@@ -377,6 +388,16 @@ function claimDeletions(
         patch: { 状態: DELETE_STATE.none, 結果: DELETE_MSG.changed, 更新日時: now },
       });
       summary.changed++;
+      continue;
+    }
+    const holder = input.archivedHolder?.(journal) ?? null;
+    if (holder !== null) {
+      claims.push({
+        journalId: p.journalId,
+        rowNumber: p.rowNumber,
+        patch: { 状態: DELETE_STATE.none, 結果: DELETE_MSG.archived(holder), 更新日時: now },
+      });
+      summary.archived++;
       continue;
     }
     claims.push({
