@@ -86,6 +86,8 @@ export const PLAN_CHANGED =
  */
 export interface PostOptions {
   selfTest?: boolean;
+  /** A lower cap than 1回の送信上限 for this run (the schedule's share of today's quota). */
+  batchLimit?: number;
 }
 
 export function runPost(
@@ -181,7 +183,7 @@ export function runPost(
     masters,
     who: ctx.who,
     startedAt: ctx.startedAt,
-    batchLimit: settings.batchLimit,
+    batchLimit: Math.min(settings.batchLimit, options.batchLimit ?? settings.batchLimit),
     onOperations: (rows, ops) => applied.push({ rows, ops }),
     progress: (sent, total) => toast(ctx.fromTrigger, `${sent}/${total} 件送信済み`),
     plan: previewed && {

@@ -7,6 +7,7 @@ import { STOP_CLAIMING_AT_MS } from '../core/budget';
 import { PLANNING_KIND, scheduledBudget } from '../core/quota';
 import { SHEET } from '../core/schema';
 import { SETTING_NEEDS } from '../core/settings';
+import { minutesLeftToday } from '../gas/clock';
 import { fetchCount } from '../gas/http';
 import { readLedger } from '../gas/ledger-sheet';
 import { connectionMode, officeRefusal } from '../gas/mf-connection';
@@ -66,16 +67,30 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
     if (usage) recordRun(usage, Date.now() - ctx.startedAt, fetchCount());
     return { ok: false, count: 0, messages, reconciled: reconciled?.count ?? 0, posted: 0, review: 0 };
   }
+  // Spread over the day: this run posts only what leaves today's later runs their reconcile.
+  const slice = usage
+    ? scheduledBudget(usage, PLANNING_KIND, {
+        minutesLeft: minutesLeftToday(),
+        intervalMinutes: settings.reconcileIntervalMinutes,
+      })
+    : null;
+  const postLimit = slice?.postLimit ?? null;
+  if (slice && budget.mode === 'full' && settings.autoRun) {
+    if (slice.mode !== 'full' || (postLimit !== null && postLimit < settings.batchLimit))
+      messages.push(slice.message);
+  }
   let posted = 0;
   // 本番前チェック's NG stopped the import or the posting: the ログ line says so in red.
   let blocked = false;
-  if (budget.mode === 'reconcile-only') {
+  if (budget.mode === 'reconcile-only' || slice?.mode === 'reconcile-only') {
     // Rows whose outcome is unknown are still looked up; new work waits for a quieter day.
   } else if (settings.autoRun) {
     if (elapsed() < INTAKE_BEFORE_MS) blocked = step('取込', () => runImport(ctx))?.blocked === true;
     if (elapsed() < INTAKE_BEFORE_MS) step('判定', () => runClassify(ctx));
     if (elapsed() < STOP_CLAIMING_AT_MS) {
-      const post = step('登録', () => runPost(ctx));
+      const post = step('登録', () =>
+        runPost(ctx, undefined, undefined, { batchLimit: postLimit ?? undefined }),
+      );
       posted = post?.count ?? 0;
       blocked ||= post?.blocked === true;
     }

@@ -120,13 +120,42 @@ export function measuredCost(u: DailyUsage): RunCost | null {
 }
 
 /**
- * How much a scheduled run may do given today's usage: everything, reconcile only (it protects rows
- * whose outcome is unknown), or nothing — before Google stops the run halfway.
+ * What one more line costs a day, all in (import, classify, the send at MF's pace, the settle), from the
+ * bench's 1日の割り当て table: 6.0–6.5 trigger minutes and 1,008–1,012 UrlFetch calls per 1,000 lines.
+ * Rounded up, so a slice sized from them leaves room rather than runs short.
  */
-export function scheduledBudget(
-  u: DailyUsage,
-  kind: AccountKind,
-): { mode: 'full' | 'reconcile-only' | 'skip'; message: string } {
+export const LINE_COST = { ms: 420, fetches: 1.05 } as const;
+
+/** The rest of today (Tokyo day), for sizing this run's slice. */
+export interface DayRest {
+  /** Minutes from now to Tokyo midnight. */
+  minutesLeft: number;
+  /** The schedule's interval (照合間隔). */
+  intervalMinutes: number;
+}
+
+export interface ScheduledBudget {
+  mode: 'full' | 'reconcile-only' | 'skip';
+  /**
+   * The most lines this run may post (null: no cap beyond 1回の送信上限): what today's quota has left
+   * after keeping, for every scheduled run still to come today, what a reconcile-only run costs.
+   */
+  postLimit: number | null;
+  message: string;
+}
+
+/** Scheduled runs still to come today after this one. */
+export function runsLeftToday(rest: DayRest): number {
+  return Math.max(0, Math.floor(rest.minutesLeft / Math.max(1, rest.intervalMinutes)));
+}
+
+/**
+ * How much a scheduled run may do given today's usage: everything, reconcile only (it protects rows
+ * whose outcome is unknown), or nothing — before Google stops the run halfway. With `rest`, the work is
+ * spread over the day: a run posts only what leaves every later run of today its reconcile, so a burst
+ * of lines in the morning cannot use up the quota the evening's reconciles need.
+ */
+export function scheduledBudget(u: DailyUsage, kind: AccountKind, rest?: DayRest): ScheduledBudget {
   const limit = DAILY_QUOTA[kind];
   const runtimeShare = u.triggerMs / (limit.triggerMinutes * 60_000);
   const fetchShare = u.fetches / limit.fetches;
@@ -135,16 +164,36 @@ export function scheduledBudget(
   if (share >= 0.95) {
     return {
       mode: 'skip',
+      postLimit: 0,
       message: `${used} に達したため、この回は休みました（Google の1日の上限の手前で止めています）。上限が戻ると再開します。照合間隔を長くすると防げます。`,
     };
   }
   if (share >= PLAN_SHARE) {
     return {
       mode: 'reconcile-only',
+      postLimit: 0,
       message: `${used} を使ったため、この回は照合だけ行い、取込・判定・登録は休みました。照合間隔を長くすると防げます。`,
     };
   }
-  return { mode: 'full', message: '' };
+  if (!rest) return { mode: 'full', postLimit: null, message: '' };
+  const later = runsLeftToday(rest);
+  const reserve = DEFAULT_RUN_COST.off;
+  const msLeft = limit.triggerMinutes * 60_000 * PLAN_SHARE - u.triggerMs - later * reserve.seconds * 1000;
+  const fetchesLeft = limit.fetches * PLAN_SHARE - u.fetches - later * reserve.fetches;
+  const lines = Math.max(0, Math.floor(Math.min(msLeft / LINE_COST.ms, fetchesLeft / LINE_COST.fetches)));
+  const keep = `今日の残りの定期実行 ${later} 回の照合の分を残すため`;
+  if (lines === 0) {
+    return {
+      mode: 'reconcile-only',
+      postLimit: 0,
+      message: `${used} を使いました。${keep}、この回は照合だけ行い、取込・判定・登録は明日にしました。`,
+    };
+  }
+  return {
+    mode: 'full',
+    postLimit: lines,
+    message: `${used}。${keep}、この回の登録は ${lines.toLocaleString('en-US')} 件までにします（残りは次の回か明日に登録します）。`,
+  };
 }
 
 export function addRun(u: DailyUsage, ms: number, fetches: number): DailyUsage {

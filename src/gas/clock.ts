@@ -13,3 +13,11 @@ export function scriptClock(): ClockPort {
 export function today(): string {
   return Utilities.formatDate(new Date(), Session.getScriptTimeZone(), 'yyyy-MM-dd');
 }
+
+/** Minutes from now to midnight in the script's time zone (the day kicho's usage record keeps). */
+export function minutesLeftToday(): number {
+  const [h, m] = Utilities.formatDate(new Date(), Session.getScriptTimeZone(), 'HH:mm')
+    .split(':')
+    .map(Number);
+  return 24 * 60 - (h * 60 + m);
+}
