@@ -11,7 +11,8 @@ import { ledgerSheet } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
 import { activeBook } from '../gas/workbook';
 import { preflight, settingsFor } from './preflight';
-import { type RunResult, runEntry } from './run';
+import { runArchive } from './archive';
+import { type RunContext, type RunResult, runEntry } from './run';
 
 export { BACKUP_PREFIX };
 
@@ -78,6 +79,23 @@ export function runBackup(): RunResult {
   return { count: made ? 1 : 0, messages };
 }
 
+/**
+ * The nightly slot: the backup, then — from the trigger, when アーカイブまでの月数 is set — 古い行をアーカイブ,
+ * so the day's backup still holds the rows that move. A menu backup only backs up.
+ */
+export function runNightly(ctx: RunContext): RunResult {
+  const backup = runBackup();
+  if (!ctx.fromTrigger) return backup;
+  const archive = runArchive(ctx);
+  if (archive.off) return backup;
+  return {
+    ok: backup.ok !== false && archive.ok !== false,
+    count: backup.count,
+    messages: [...backup.messages, ...archive.messages.map((m) => `アーカイブ: ${m}`)],
+    archived: archive.archived ?? 0,
+  };
+}
+
 export function backupLedger(e?: unknown) {
-  return runEntry('台帳のバックアップ', e, () => runBackup());
+  return runEntry('台帳のバックアップ', e, (ctx) => runNightly(ctx));
 }

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { clockEvent } from '../../sim/gas/index';
 import { answerOf as answerOfRaw, postToWebApp } from '../../sim/gas/web-app';
 import { records as recordsOf } from '../../sim/person';
 import { parseIndex } from '../../src/core/archive';
@@ -117,6 +118,34 @@ describe('archive', () => {
     for (const [k, at] of places(w)) assert.equal(at.length, 1, `${k} in ${at}`);
     // The index sheet is hidden and the archive is not mistaken for a renamed 台帳.
     assert.equal(w.emu.world.spreadsheet.sheets.find((s) => s.name === INDEX)?.props.hidden, true);
+  });
+
+  test('the nightly trigger backs up, then archives when the setting is on; a menu backup only backs up', () => {
+    const { w, done, excluded } = postedWorld();
+    const backups = () =>
+      w.emu.world.spreadsheet.sheets.filter((s) => s.name.startsWith('台帳バックアップ ')).length;
+    // Off: the nightly run is the backup alone.
+    const off = w.run('backupLedger', {
+      kind: 'trigger',
+      args: [clockEvent('nightly', w.emu.world.clock.now())],
+    });
+    assert.equal(off.status, 'ok');
+    assert.equal(archived(w).length, 0);
+    assert.ok(backups() >= 1, 'backed up');
+    w.setSetting('アーカイブまでの月数', '0');
+    const menu = ok(w, 'backupLedger');
+    assert.equal(archived(w).length, 0, 'a menu backup moves nothing');
+    assert.doesNotMatch(menu.messages.join(' '), /アーカイブ:/);
+    const night = w.run('backupLedger', {
+      kind: 'trigger',
+      args: [clockEvent('nightly', w.emu.world.clock.now())],
+    });
+    assert.equal(night.status, 'ok', JSON.stringify(night.error));
+    const value = night.value as { ok?: boolean; messages: string[] };
+    assert.notEqual(value.ok, false, value.messages.join(' '));
+    assert.match(value.messages.join(' '), /アーカイブ: .*行を、シート「台帳アーカイブ」に移しました/);
+    assert.equal(archived(w).length, done.length + excluded.length);
+    for (const [k, at] of places(w)) assert.equal(at.length, 1, `${k} in ${at}`);
   });
 
   test('a second run moves nothing; a re-import brings no archived line back (除外 lines stay 未仕訳 in MF)', () => {
