@@ -54,6 +54,7 @@ export interface Summary {
   people: Record<string, number>;
   sheets: Record<string, number>;
   mf: Record<string, number>;
+  entries: Record<string, number>;
   violations: Record<string, number>;
   emulatorErrors: string[];
   /** Sum of per-seed wall times (ms), and the batch's own wall time. */
@@ -79,6 +80,7 @@ export function emptySummary(mutant?: Mutant): Summary {
     people: {},
     sheets: {},
     mf: {},
+    entries: {},
     violations: {},
     emulatorErrors: [],
     seedMs: 0,
@@ -106,6 +108,7 @@ export function addSeed(s: Summary, r: SeedResult): void {
   addBag(s.people, st.people);
   addBag(s.sheets, st.sheets);
   addBag(s.mf, st.mf);
+  addBag(s.entries, st.entries);
   for (const v of r.violations) s.violations[v.kind] = (s.violations[v.kind] ?? 0) + 1;
   s.emulatorErrors.push(...st.emulatorErrors.map((e) => `seed ${r.seed}: ${e}`));
   s.seedMs += r.ms;
@@ -267,6 +270,7 @@ export function formatSummary(s: Summary): string {
     `people: ${bag(s.people)}`,
     `Sheets worlds: ${bag(s.sheets)}`,
     `MF worlds: ${bag(s.mf)}`,
+    `entry points run: ${bag(s.entries)}`,
     `invariant violations: ${violations}${violations > 0 ? ` (${bag(s.violations)})` : ''}`,
     `time: ${secs.toFixed(1)} s wall, ${(s.seedMs / Math.max(1, s.seeds) / 1000).toFixed(2)} s per seed, ${(s.seeds / Math.max(secs, 0.001)).toFixed(2)} seeds/s`,
   ];

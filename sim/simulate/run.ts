@@ -67,6 +67,8 @@ export interface Stats {
   sheets: Record<string, number>;
   /** Runs per value of each MF switch (world.ts mfWorldOf). */
   mf: Record<string, number>;
+  /** Executions per entry point (archive clicks, doPost events, scheduled runs…). */
+  entries: Record<string, number>;
   arrivals: number;
   drainRuns: number;
   journals: number;
@@ -227,6 +229,7 @@ export function emptyStats(): Stats {
     people: {},
     sheets: {},
     mf: {},
+    entries: {},
     arrivals: 0,
     drainRuns: 0,
     journals: 0,
@@ -429,6 +432,7 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
       if (request) heard(request, r);
     });
     for (const r of results) {
+      stats.entries[r.name] = (stats.entries[r.name] ?? 0) + 1;
       if (r.status === 'killed') stats.killed += 1;
       if (r.status === 'error') {
         stats.errors += 1;
