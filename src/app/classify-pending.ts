@@ -2,20 +2,49 @@
  * classifyPending(): pending 操作 first, then the ルール sheet on 未判定 rows (DESIGN §1 判定).
  */
 import { classifyRows } from '../core/classify';
-import { applyChanges, merge, type RowChange } from '../core/ledger';
+import { applyChanges, type LedgerTable, merge, type RowChange } from '../core/ledger';
 import { applyOperations } from '../core/operations';
 import { parseRules } from '../core/rules';
 import { SHEET } from '../core/schema';
 import { SETTING_NEEDS } from '../core/settings';
-import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
+import { type NarrowLedger, narrowLedger, scanColumns } from '../gas/ledger-scan';
+import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { readMasters, readRuleValues } from '../gas/settings-sheet';
 import { aiConfig, claimForAi, judgeClaimed } from './ai-judge';
 import { preflight, settingsFor } from './preflight';
 import { suggestDeposits } from './receivables';
-import { refreshReviewSheet } from './review-sheet';
+import { listedReviewKeys, refreshReviewSheet, reviewRowsOf } from './review-sheet';
 import { adoptRuleCandidates, keepRulesCurrent } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
+
+/** What classification reads of every row: the rows to decide (状態) and to act on (操作), by key. */
+const CLASSIFY_COLUMNS = ['キー', '状態', '操作'] as const;
+
+/**
+ * The 台帳 for one classification (issue 18): キー・状態・操作 of every row; whole, the span of rows it
+ * may change (未判定, or with an 操作: rules, deposits and AI claims decide only 未判定 rows) and the rows
+ * the narrow 要確認 refresh lists (review-sheet.ts).
+ */
+function classifyLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): NarrowLedger {
+  const listed = listedReviewKeys();
+  return narrowLedger(
+    sheet,
+    CLASSIFY_COLUMNS,
+    (scan) =>
+      scan.rows
+        .filter((r) => r.record.状態.trim() === '未判定' || r.record.操作.trim() !== '')
+        .map((r) => r.rowNumber),
+    (scan) => reviewRowsOf(scan, listed),
+  );
+}
+
+/** The lines of every row (摘要・入出金・金額・口座) for the rules' overlap counts and learning. */
+function lineHistory(sheet: GoogleAppsScript.Spreadsheet.Sheet): LedgerTable {
+  // The four columns are adjacent (one read); a row with none of them is no line.
+  const scan = scanColumns(sheet, ['入出金', '金額', '摘要', '口座']);
+  return scan ? { columns: scan.columns, width: scan.header.length, rows: scan.rows } : readLedger(sheet);
+}
 
 export function runClassify(ctx: RunContext): RunResult {
   const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.rules, SHEET.masters);
@@ -32,9 +61,12 @@ export function runClassify(ctx: RunContext): RunResult {
   const masters = readMasters();
   const ai = aiConfig(settings);
   const messages = [...problems.map((p) => p.message), ...ai.messages, ...notes];
+  const sheet = ledgerSheet();
   const done = underScriptLock(() => {
     const now = new Date().toISOString();
-    const table = readLedger();
+    // Narrow (issue 18): the whole 台帳 only when a header is missing or rows keep moving under the reads.
+    const read = classifyLedger(sheet);
+    const { table } = read;
     const ops = applyOperations(table.rows, masters, ctx.who, now);
     const after = applyChanges(table, ops);
     // With AI on, rows no rule matched stay 未判定 and are claimed for the AI step below.
@@ -45,11 +77,15 @@ export function runClassify(ctx: RunContext): RunResult {
     const aiClaim = ai.config ? claimForAi(applyChanges(after, decisions).rows, settings, now) : null;
     const planned = merge([...ops, ...decisions, ...(aiClaim?.changes ?? [])]);
     // A row a person typed into while this ran keeps their input; it is decided again next time.
-    const { withheld } = writeLedgerChanges(table, planned);
+    const { withheld } = writeLedgerChanges(table, planned, sheet);
     const held = new Set(withheld.map((c) => c.rowNumber));
     const written = (cs: readonly RowChange[]) => cs.filter((c) => !held.has(c.rowNumber));
     const changes = written(planned);
-    refreshReviewSheet(applyChanges(table, changes), settings.graceMinutes);
+    refreshReviewSheet(
+      applyChanges(table, changes),
+      settings.graceMinutes,
+      read.scan ? read.whole : undefined,
+    );
     return {
       ops: written(ops),
       decisions: written(decisions),
@@ -61,6 +97,7 @@ export function runClassify(ctx: RunContext): RunResult {
       table,
       changes,
       withheld: withheld.length,
+      narrow: read.scan !== null,
     };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
@@ -82,8 +119,19 @@ export function runClassify(ctx: RunContext): RunResult {
     ai.config && aiClaim && aiClaim.candidates.length > 0
       ? judgeClaimed(ctx, ai.config, settings, masters, aiClaim)
       : null;
-  const { table, changes } = done.value;
-  messages.push(...adopted, ...keepRulesCurrent(ctx.who, table, changes, ops, rules, masters));
+  const { table, changes, narrow } = done.value;
+  messages.push(
+    ...adopted,
+    ...keepRulesCurrent(
+      ctx.who,
+      table,
+      changes,
+      ops,
+      rules,
+      masters,
+      narrow ? () => lineHistory(sheet) : undefined,
+    ),
+  );
   messages.push(...(aiClaim?.messages ?? []), ...(judged?.messages ?? []));
   return {
     count: decided + (judged?.answered ?? 0),

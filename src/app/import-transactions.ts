@@ -3,8 +3,9 @@
  */
 
 import { ARCHIVE_SHEET, isArchived } from '../core/archive';
-import { planIntake } from '../core/intake';
+import { intakeRows, planIntake } from '../core/intake';
 import { isMfKey, mfKey } from '../core/keys';
+import { keyCellText } from '../core/ledger';
 import type { Masters } from '../core/masters';
 import { SHEET } from '../core/schema';
 import { importBlockedBy } from '../core/self-test';
@@ -12,7 +13,14 @@ import type { Settings } from '../core/settings';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
 import { readArchiveIndex } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
-import { appendLedgerRecords, readLedger, restoreKeys, writeLedgerChanges } from '../gas/ledger-sheet';
+import { narrowLedger, scanColumns } from '../gas/ledger-scan';
+import {
+  appendLedgerRecords,
+  ledgerSheet,
+  readLedger,
+  restoreKeys,
+  writeLedgerChanges,
+} from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { readSelfTest, recordImportWindow, recordLedgerRows } from '../gas/run-state';
@@ -28,6 +36,8 @@ import { type RunContext, type RunResult, runEntry } from './run';
 
 const UNSENT = new Set(['未判定', '要確認', '送信待ち', '失敗']);
 const SETTLED_STATUSES = ['registered', 'modified', 'new_voucher_attached', 'excluded'] as const;
+/** What intake reads of every row: presence (キー, 明細ID), unsent rows and the sent-rows watch (状態, MF仕訳ID). */
+const INTAKE_COLUMNS = ['キー', '状態', 'MF仕訳ID', '明細ID'] as const;
 
 /** Connected-account ids for 対象口座 (names), or [undefined] for all; unknown names are reported. */
 function targets(settings: Settings, masters: Masters, messages: string[]): (string | undefined)[] {
@@ -39,6 +49,26 @@ function targets(settings: Settings, masters: Masters, messages: string[]): (str
     else messages.push(`対象口座「${name}」がMFの連携口座にありません。設定の 対象口座 を直してください。`);
   }
   return ids;
+}
+
+/**
+ * Keys of unsent MF rows, outside the lock: all this decides is which settled lines are worth a listing
+ * (the lock's read decides the rest). 状態 of every row, then キー over the rows unsent (issue 18).
+ */
+function unsentMfKeys(sheet: GoogleAppsScript.Spreadsheet.Sheet): Set<string> {
+  const scan = scanColumns(sheet, ['状態']);
+  const keyCol = scan?.columns.get('キー');
+  if (!scan || keyCol === undefined)
+    return new Set(
+      readLedger(sheet)
+        .rows.filter((r) => isMfKey(r.record.キー) && UNSENT.has(r.record.状態))
+        .map((r) => r.record.キー),
+    );
+  const rows = scan.rows.filter((r) => UNSENT.has(r.record.状態)).map((r) => r.rowNumber);
+  if (rows.length === 0) return new Set();
+  const first = Math.min(...rows);
+  const keys = sheet.getRange(first, keyCol + 1, Math.max(...rows) - first + 1, 1).getValues();
+  return new Set(rows.map((n) => keyCellText(keys[n - first]?.[0])).filter((k) => isMfKey(k)));
 }
 
 export function runImport(ctx: RunContext, given?: MfClient): RunResult {
@@ -58,10 +88,8 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
   if (refreshed) messages.push('マスタをMFから取得しました。');
   const pending: MfTransaction[] = [];
   const settled: MfTransaction[] = [];
-  const before = readLedger();
-  const unsentMf = new Set(
-    before.rows.filter((r) => isMfKey(r.record.キー) && UNSENT.has(r.record.状態)).map((r) => r.record.キー),
-  );
+  const sheet = ledgerSheet();
+  const unsentMf = unsentMfKeys(sheet);
   for (const target of targets(settings, masters, messages)) {
     const base = { startDate: window.start, endDate: window.end, connectedAccountId: target };
     pending.push(...client.listTransactions({ ...base, statuses: ['none'] }));
@@ -92,27 +120,32 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
   }
 
   const done = underScriptLock(() => {
-    const table = readLedger();
-    const gone = watchDoneRows(table);
     const now = new Date().toISOString();
     // Lines whose rows moved to 台帳アーカイブ are on the 台帳 for intake (one read of the key index):
     // MF lists a line excluded in kicho as 未仕訳 for ever, and it must not come back as a new row.
     const { index } = readArchiveIndex();
     const notArchived = pending.filter((t) => !isArchived(index, mfKey(t.id)));
+    // Presence, the sent-rows watch and the row count need four columns of every row; only the rows the
+    // plan may change are read whole (issue 18: not 22 columns of the whole 台帳).
+    const { table } = narrowLedger(sheet, INTAKE_COLUMNS, (scan) =>
+      intakeRows(scan.rows, notArchived, settled),
+    );
+    const gone = watchDoneRows(table);
     const plan = planIntake(table, notArchived, settled, masters, now, journalIds);
     const keyed = plan.changes.filter((c) => c.patch.キー !== undefined);
     const { withheld } = writeLedgerChanges(
       table,
       plan.changes.filter((c) => c.patch.キー === undefined),
+      sheet,
     );
-    const keys = restoreKeys(table, keyed);
+    const keys = restoreKeys(table, keyed, sheet);
     const held = new Set([...withheld, ...keys.withheld].map((c) => c.rowNumber));
     const applied = plan.changes.filter((c) => !held.has(c.rowNumber));
     noteCompleted(table, applied);
     // A line sent a moment ago whose row was deleted comes back 不明: looked up before any send.
     const fresh = holdRecentlySent(plan.newRows, settings.graceMinutes);
     // Counted from the sheet after the write (DESIGN §9.7), not from the plan.
-    const added = appendLedgerRecords(fresh.rows);
+    const added = appendLedgerRecords(fresh.rows, sheet);
     return {
       planned: plan.newRows.length,
       added,

@@ -21,6 +21,7 @@ import {
   planAdoption,
 } from '../core/rules/candidates';
 import { diagnoseRuleSheet, type RuleFinding } from '../core/rules/diagnostics';
+import { sha256Hex } from '../core/sha256';
 import { readLedger } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
 import {
@@ -67,13 +68,15 @@ export function learnFromApprovals(
   before: readonly LedgerRow[],
   ops: readonly RowChange[],
   rules?: readonly Rule[],
+  history?: () => LedgerTable,
 ): string[] {
   const approved = approvedRows(before, ops);
   if (approved.length === 0) return [];
   const ruleList = rules ?? parseRules(sheetValues(rulesSheet())).rules;
-  const ledger = applyChanges({ columns: new Map(), width: 0, rows: [...before] }, ops).rows.map(
-    (r) => r.record,
-  );
+  // 該当行数 counts lines of the whole 台帳: a narrow read gives them from its history columns.
+  const ledger = (
+    history ? history() : applyChanges({ columns: new Map(), width: 0, rows: [...before] }, ops)
+  ).rows.map((r) => r.record);
   const done = underScriptLock(() => {
     const sheet = candidatesSheet();
     const learnt = learnCandidates({
@@ -111,12 +114,33 @@ export function ruleFindings(table: LedgerTable, masters: Masters = readMasters(
  * Rewrites the 診断 column from the ルール sheet as read now (one read, one write). Not under the
  * lock: the column is ours alone and a concurrent run would write the same verdicts.
  */
-export function refreshRuleDiagnosis(table: LedgerTable, masters: Masters = readMasters()): string[] {
+export function refreshRuleDiagnosis(
+  table: LedgerTable | (() => LedgerTable),
+  masters: Masters = readMasters(),
+  onlyIfChanged = false,
+): string[] {
   const sheet = rulesSheet();
   const values = sheetValues(sheet);
-  const diagnosis = diagnoseRuleSheet(values, masters, ruleLines(table.rows.map((r) => r.record)));
+  const props = PropertiesService.getScriptProperties();
+  const stamp = diagnosisStamp(values, masters);
+  const last = (props.getProperty(DIAGNOSED) ?? '').split(' ');
+  const say = (n: number) => (n > 0 ? [RULE_SHEET_MSG.findings(n)] : []);
+  if (onlyIfChanged && last[0] === stamp) return say(Number(last[1]) || 0);
+  const lines = typeof table === 'function' ? table() : table;
+  const diagnosis = diagnoseRuleSheet(values, masters, ruleLines(lines.rows.map((r) => r.record)));
   writeDiagnosisColumn(sheet, values[0] ?? [], diagnosis.cells);
-  return diagnosis.findings.length > 0 ? [RULE_SHEET_MSG.findings(diagnosis.findings.length)] : [];
+  props.setProperty(DIAGNOSED, `${stamp} ${diagnosis.findings.length}`);
+  return say(diagnosis.findings.length);
+}
+
+/** The last diagnosis: a stamp of the rules and masters it saw, and its number of findings. */
+const DIAGNOSED = 'KICHO_RULES_DIAGNOSED';
+
+/** What the 診断 column depends on besides the 台帳: the ルール cells (not 診断 itself) and the masters' fetch. */
+function diagnosisStamp(values: readonly (readonly unknown[])[], masters: Masters): string {
+  const skip = (values[0] ?? []).findIndex((h) => String(h).trim() === '診断');
+  const cells = values.map((r) => r.filter((_, i) => i !== skip).map((v) => String(v)));
+  return `${sha256Hex(JSON.stringify(cells)).slice(0, 32)}:${masters.fetchedAt}`;
 }
 
 /** After classification: learn from this run's approvals, then refresh 診断 on the 台帳 as it is now. */
@@ -127,7 +151,21 @@ export function keepRulesCurrent(
   ops: readonly RowChange[],
   rules: readonly Rule[],
   masters: Masters,
+  history?: () => LedgerTable,
 ): string[] {
+  // A narrow read (issue 18): the overlap counts need every row's line, read only when the rules or the
+  // masters changed since the last diagnosis (else 診断 stays, its counts at most a day behind the 台帳).
+  if (history) {
+    let lines: LedgerTable | null = null;
+    const once = () => {
+      lines ??= history();
+      return lines;
+    };
+    return [
+      ...learnFromApprovals(who, before.rows, ops, rules, once),
+      ...refreshRuleDiagnosis(once, masters, true),
+    ];
+  }
   return [
     ...learnFromApprovals(who, before.rows, ops, rules),
     ...refreshRuleDiagnosis(applyChanges(before, changes), masters),

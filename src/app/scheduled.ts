@@ -4,12 +4,12 @@
  * next run.
  */
 import { STOP_CLAIMING_AT_MS } from '../core/budget';
+import type { LedgerTable } from '../core/ledger';
 import { PLANNING_KIND, scheduledBudget } from '../core/quota';
 import { SHEET } from '../core/schema';
 import { SETTING_NEEDS } from '../core/settings';
 import { minutesLeftToday } from '../gas/clock';
 import { fetchCount } from '../gas/http';
-import { readLedger } from '../gas/ledger-sheet';
 import { connectionMode, officeRefusal } from '../gas/mf-connection';
 import { readUsage, recordRun } from '../gas/usage';
 import { runClassify } from './classify-pending';
@@ -18,8 +18,8 @@ import { scheduledRunMismatch } from './oauth-owner';
 import { runPost } from './post-approved';
 import { preflight, settingsFor } from './preflight';
 import { runReconcile } from './reconcile';
-import { refreshReviewSheet } from './review-sheet';
-import { adoptRuleCandidates } from './rule-sheet';
+import { fullReviewDue, refreshReview } from './review-sheet';
+import { adoptRuleCandidates, refreshRuleDiagnosis } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 /** Import and classification read whole sheets and page through MF: leave them the first 3 minutes. */
@@ -99,7 +99,12 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
     step('ルール候補', () => ({ count: 0, messages: adoptRuleCandidates() }));
     messages.push('自動実行はオフです（照合のみ行いました）。');
   }
-  const review = refreshReviewSheet(readLedger(), settings.graceMinutes);
+  // Narrow unless the day's full check is due (review-sheet.ts): not 22 columns of every row each run.
+  // The full check's whole read also brings the rules' 台帳 overlap counts up to date.
+  const full = refreshReview(settings.graceMinutes, fullReviewDue());
+  const review = full.count;
+  if (full.table)
+    step('ルール診断', () => ({ count: 0, messages: refreshRuleDiagnosis(full.table as LedgerTable) }));
   if (review > 0) messages.push(`要確認シートに ${review} 件あります。`);
   if (usage) recordRun(usage, Date.now() - ctx.startedAt, fetchCount());
   return {

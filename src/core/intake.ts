@@ -5,7 +5,7 @@
  */
 
 import { isMfKey, mfKey } from './keys';
-import { indexByKey, type LedgerRecord, type LedgerTable, type RowChange } from './ledger';
+import { indexByKey, type LedgerRecord, type LedgerRow, type LedgerTable, type RowChange } from './ledger';
 import { connectedAccountName, type Masters } from './masters';
 import { LEDGER_HEADERS } from './schema';
 
@@ -59,6 +59,35 @@ export interface IntakePlan {
 
 export const KEY_RESTORED_MEMO =
   'キーが書き換えられていたため、明細ID（MFの明細と取引日・金額が一致）から元に戻しました。キーの列は変えないでください。';
+
+/**
+ * The rows {@link planIntake} may change, found from キー, 状態 and 明細ID alone (issue 18): rows whose key
+ * may be put back (their 明細ID names a listed line) and unsent rows of lines MF settled. Only these need
+ * their other columns (取引日 and 金額 confirm a key; a write covers the span of changed rows).
+ */
+export function intakeRows(
+  rows: readonly LedgerRow[],
+  pending: readonly StatementLine[],
+  settled: readonly StatementLine[],
+): number[] {
+  const byKey = indexByKey(rows);
+  const listed = new Set([...pending, ...settled].map((l) => l.id));
+  const out: number[] = [];
+  for (const row of rows) {
+    const r = row.record;
+    const id = r.明細ID.trim();
+    if (id === '' || !listed.has(id)) continue;
+    const want = mfKey(id);
+    if (r.キー === want || byKey.has(want) || r.状態 === '除外') continue;
+    out.push(row.rowNumber);
+  }
+  for (const line of settled) {
+    const key = mfKey(line.id);
+    if (!isMfKey(key)) continue;
+    for (const row of byKey.get(key) ?? []) if (UNSENT.has(row.record.状態)) out.push(row.rowNumber);
+  }
+  return out;
+}
 
 /**
  * `pending` are the lines MF lists as none; `settled` are lines in other statuses within the window.

@@ -167,3 +167,137 @@ export function postingReader(sheet: Sheet): PostingReader {
     },
   };
 }
+
+/**
+ * Import, classify and the 要確認 refresh (issue 18), the same way as the posting loop: some columns of
+ * every row (`scanColumns`), then every column of the rows a run may act on (`narrowLedger`). Rows whose
+ * key, 状態 and 明細ID are all blank are not rows (as parseLedger counts them).
+ */
+export interface ColumnScan {
+  header: unknown[];
+  columns: Map<string, number>;
+  /** Every row with only the scanned columns (the other fields empty). */
+  rows: LedgerRow[];
+}
+
+/** The cells that make a row a 台帳 row for parseLedger. */
+const IDENTITY: ReadonlySet<LedgerHeader> = new Set(['キー', '状態', '明細ID']);
+
+/** The header and `headers` of every row, one read per run of adjacent columns; null when one is missing. */
+export function scanColumns(sheet: Sheet, headers: readonly LedgerHeader[]): ColumnScan | null {
+  const header = sheet.getRange('1:1').getValues()[0];
+  const columns = headerIndex(header);
+  const cols = headers.map((h) => columns.get(h));
+  if (cols.some((c) => c === undefined)) return null;
+  const values = new Map<LedgerHeader, unknown[]>();
+  for (const [from, to] of runs(cols as number[])) {
+    const grid = sheet.getRange(`${columnLetter(from)}2:${columnLetter(to)}`).getValues();
+    for (const h of headers) {
+      const c = columns.get(h) as number;
+      if (c >= from && c <= to)
+        values.set(
+          h,
+          grid.map((r) => r[c - from]),
+        );
+    }
+  }
+  const count = Math.max(0, ...[...values.values()].map((v) => v.length));
+  // Without キー, 状態 or 明細ID among them (the lines' own columns), a row with none of them is no row.
+  const identity = headers.some((h) => IDENTITY.has(h)) ? headers.filter((h) => IDENTITY.has(h)) : headers;
+  const rows: LedgerRow[] = [];
+  for (let i = 0; i < count; i++) {
+    const record = emptyRecord();
+    for (const h of headers) setField(record, h, cellText((values.get(h) as unknown[])[i], h));
+    if (identity.every((h) => String(record[h]).trim() === '')) continue;
+    rows.push({ rowNumber: i + 2, record });
+  }
+  return { header, columns, rows };
+}
+
+/** Rows further apart than this are read in two calls, not one (a call costs about as much as 500 rows). */
+const CLUSTER_GAP = 500;
+
+/** Sorted row numbers as runs [first, last]: near rows share one read. */
+function clusters(rowNumbers: readonly number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const n of [...new Set(rowNumbers)].sort((a, b) => a - b)) {
+    const open = out[out.length - 1];
+    if (open && n - open[1] <= CLUSTER_GAP) open[1] = n;
+    else out.push([n, n]);
+  }
+  return out;
+}
+
+/** Every column of rows first..last, or null when a row there no longer holds the key the scan read. */
+function wholeRows(sheet: Sheet, scan: ColumnScan, first: number, last: number): LedgerRow[] | null {
+  const grid = sheet.getRange(first, 1, last - first + 1, scan.header.length).getValues();
+  const got = spanRows(scan.header, grid, first);
+  const keyAt = new Map(got.map((r) => [r.rowNumber, r.record.キー]));
+  for (const r of scan.rows) {
+    if (r.rowNumber < first || r.rowNumber > last) continue;
+    if (keyAt.get(r.rowNumber) !== r.record.キー) return null;
+  }
+  // A row the scan did not see (blank then) that has a key now: rows moved too.
+  const seen = new Set(scan.rows.map((r) => r.rowNumber));
+  if (got.some((r) => !seen.has(r.rowNumber) && r.record.キー.trim() !== '')) return null;
+  return got;
+}
+
+export interface NarrowLedger {
+  /**
+   * The scan's rows, those in `partial` (the span of rows `span` picked) and those `extra` picked read
+   * whole; writes stay inside the span (columnWrites refuses others).
+   */
+  table: LedgerTable;
+  /** Row numbers read whole (the span and the extra rows). */
+  whole: Set<number>;
+  /** The scan the table was built on (null: the whole 台帳 was read). */
+  scan: ColumnScan | null;
+}
+
+/** Times a scan is redone when people move rows between it and the reads of whole rows. */
+const NARROW_ROUNDS = 2;
+
+/**
+ * The 台帳 for a run that acts on a few rows: `headers` of every row, then every column of the span from
+ * the first to the last row `span` picks (one read), and of the rows `extra` picks outside it (one read
+ * per cluster of near rows; for showing, never written). A row that moved between the scan and those
+ * reads (a person sorting or inserting rows) makes it scan again; after that, or when a header is
+ * missing, the whole 台帳 is read.
+ */
+export function narrowLedger(
+  sheet: Sheet,
+  headers: readonly LedgerHeader[],
+  span: (scan: ColumnScan) => readonly number[],
+  extra: (scan: ColumnScan) => readonly number[] = () => [],
+): NarrowLedger {
+  for (let round = 0; round < NARROW_ROUNDS; round++) {
+    const scan = scanColumns(sheet, headers);
+    if (!scan) break;
+    const picked = span(scan);
+    const first = picked.length > 0 ? Math.min(...picked) : 0;
+    const last = picked.length > 0 ? Math.max(...picked) : -1;
+    const whole = new Map<number, LedgerRow>();
+    let moved = false;
+    const reads: [number, number][] = last >= first ? [[first, last]] : [];
+    const outside = extra(scan).filter((n) => n < first || n > last);
+    reads.push(...clusters(outside));
+    for (const [from, to] of reads) {
+      const rows = wholeRows(sheet, scan, from, to);
+      if (!rows) {
+        moved = true;
+        break;
+      }
+      for (const r of rows) whole.set(r.rowNumber, r);
+    }
+    if (moved) continue;
+    const rows = scan.rows.map((r) => whole.get(r.rowNumber) ?? r);
+    return {
+      table: { columns: scan.columns, width: scan.header.length, rows, partial: { first, last } },
+      whole: new Set(whole.keys()),
+      scan,
+    };
+  }
+  const table = readLedger(sheet);
+  return { table, whole: new Set(table.rows.map((r) => r.rowNumber)), scan: null };
+}
