@@ -66,6 +66,9 @@ function spanRows(
  */
 const HEADER_IN_SPAN_CELLS = 20_000;
 
+/** Whether the rows between row 1 and a span starting at `first` cost less than a read of their own. */
+const cheapHeader = (first: number, width: number) => (first - 2) * width <= HEADER_IN_SPAN_CELLS;
+
 const sameRow = (a: readonly unknown[], b: readonly unknown[]) =>
   a.length === b.length && a.every((h, i) => h === b[i]);
 
@@ -148,7 +151,13 @@ export function postingReader(sheet: Sheet, header?: readonly unknown[]): Postin
       scan = { header, rows, first: 0, last: -1 };
       return { columns, width: header.length, rows, partial: { first: 0, last: -1 } };
     }
-    const grid = sheet.getRange(first, 1, last - first + 1, header.length).getValues();
+    // A header from preflight: checked whole with the span when that is cheap (else the scan's own
+    // columns were checked above, and the rest is preflight's, read a moment before the lock).
+    const withHeader = !checked && cheapHeader(first, header.length);
+    const top = withHeader ? 1 : first;
+    const read = sheet.getRange(top, 1, last - top + 1, header.length).getValues();
+    if (withHeader && !sameRow(read[0], header)) return scanAll(readHeader());
+    const grid = read.slice(first - top);
     scan = { header, rows, first, last };
     return withSpan(header, rows, spanRows(header, grid, first), first, last);
   };
@@ -177,11 +186,12 @@ export function postingReader(sheet: Sheet, header?: readonly unknown[]): Postin
       if (known.last < known.first) return scanAll(readHeader());
       // Row 1 with the span when the rows between cost less than a call; else row 1 alone.
       const width = known.header.length;
-      const withHeader = (known.first - 2) * width <= HEADER_IN_SPAN_CELLS;
+      const withHeader = cheapHeader(known.first, width);
       const top = withHeader ? 1 : known.first;
       const read = sheet.getRange(top, 1, known.last - top + 1, width).getValues();
       const header = withHeader ? read[0] : readHeader();
-      if (!sameRow(header, known.header)) return scanAll(header);
+      // Changed (a column moved or renamed): row 1 whole, then the scan on it.
+      if (!sameRow(header, known.header)) return scanAll(readHeader());
       const grid = read.slice(known.first - top);
       const span = spanRows(header, grid, known.first);
       // Every row of the span must hold the key it held at the scan: else rows moved, scan again.
