@@ -26,7 +26,7 @@ import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
 import { watchDoneRows, withSentMark } from './done-rows';
 import { mfSender } from './mf-sender';
-import { preflight, settingsFor } from './preflight';
+import { preflight, preflightLedgerHeader, settingsFor } from './preflight';
 import { noteSends } from './recent-sends';
 import { kichoJournalsIn } from './restore';
 import { learnFromApprovals } from './rule-sheet';
@@ -136,7 +136,7 @@ export function runPost(
   };
   const applied: { rows: readonly LedgerRow[]; ops: readonly RowChange[] }[] = [];
   // Only the columns and rows posting needs (issue 18); a previewed plan is checked on the whole 台帳.
-  const reader = previewed ? null : postingReader(sheet);
+  const reader = previewed ? null : postingReader(sheet, preflightLedgerHeader() ?? undefined);
   const summary = runProtocol({
     ledger: {
       // Reads and writes happen under the lock: the watch on completed rows goes with them.
@@ -167,7 +167,7 @@ export function runPost(
           settings.graceMinutes,
         );
         const written = withSentMark(table, changes, () =>
-          writeLedgerChanges(table, changes, sheet, options),
+          writeLedgerChanges(table, changes, sheet, { ...options, formats: reader?.formats }),
         );
         const held = new Set(written.withheld.map((c) => c.rowNumber));
         noteSends(

@@ -38,6 +38,14 @@ export function ledgerLookalikes(): string[] {
 /** Rows read from each sheet to recognise a renamed 台帳 whose row 1 was cleared too. */
 const LOOKALIKE_ROWS = 20;
 
+// Row 1 of the 台帳 as this execution's preflight read it: posting checks it rather than reading it again.
+let ledgerHeaderSeen: unknown[] | null = null;
+
+/** The 台帳's row 1 as the last preflight of this execution read it (null: not read). */
+export function preflightLedgerHeader(): unknown[] | null {
+  return ledgerHeaderSeen;
+}
+
 /** Null when every sheet in `needs` and its headers are there; otherwise the run's refusal. */
 export function preflight(...needs: SheetName[]): RunResult | null {
   const book = activeBook();
@@ -50,6 +58,7 @@ export function preflight(...needs: SheetName[]): RunResult | null {
   const problems = shapeProblems(needs, found, lookalikes);
   if (problems.length === 0) {
     const ledger = found.get(SHEET.ledger);
+    ledgerHeaderSeen = ledger ?? null;
     if (ledger) rememberLedgerLayout(ledger);
     return null;
   }

@@ -117,13 +117,88 @@ export interface CellList {
   value: CellInput;
 }
 
+/** A rectangle of a sheet, 1-based and inclusive. */
+export interface Box {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+/**
+ * The number formats of part of a sheet, read once and reused by later writes of the same execution
+ * (issue 18: the posting loop writes the same rows in each lock section). Reused formats may be stale —
+ * a person can format a cell '@' between two sections — so every block written on reused formats is
+ * listed in `reused`, and the writer's read-back must compare those cells with what was written and
+ * write them again on fresh formats when one differs (an apostrophe kept in a '@' cell).
+ */
+export class FormatCache {
+  private formats: string[][] = [];
+  private box: Box | null = null;
+  /** Blocks written on formats not read by that write itself (the read-back checks them). */
+  reused: CellBlock[] = [];
+
+  /** `region`: what to read along with a write's own cells the first time (the rows about to be written). */
+  constructor(private readonly region: () => Box | null = () => null) {}
+
+  /** Rows moved, or a write went outside: positions no longer mean the cells that were read. */
+  forget(): void {
+    this.box = null;
+    this.formats = [];
+    this.reused = [];
+  }
+
+  covers(b: Box): boolean {
+    const k = this.box;
+    return !!k && b.top >= k.top && b.left >= k.left && b.bottom <= k.bottom && b.right <= k.right;
+  }
+
+  /** One read of the formats over `b` and the region. */
+  load(sheet: Sheet, b: Box): void {
+    const r = this.region();
+    const box = r
+      ? {
+          top: Math.min(b.top, r.top),
+          left: Math.min(b.left, r.left),
+          bottom: Math.max(b.bottom, r.bottom),
+          right: Math.max(b.right, r.right),
+        }
+      : b;
+    this.formats = sheet
+      .getRange(box.top, box.left, box.bottom - box.top + 1, box.right - box.left + 1)
+      .getNumberFormats();
+    this.box = box;
+  }
+
+  isPlain(row: number, column: number): boolean {
+    const k = this.box;
+    return !!k && this.formats[row - k.top]?.[column - k.left] === '@';
+  }
+
+  /** Cells kicho just turned back to the automatic format. */
+  setAutomatic(row: number, column: number, rows: number): void {
+    const k = this.box;
+    if (!k) return;
+    for (let i = 0; i < rows; i++) {
+      const line = this.formats[row + i - k.top];
+      if (line && column - k.left < line.length) line[column - k.left] = '';
+    }
+  }
+}
+
 /**
  * Turns the '@' cells that are about to receive quoted text back to the automatic format: one read of
  * the formats over all the blocks and lists (before any of them is written, so the read does not make
  * earlier writes land before their flush), then one clearFormat per run of such cells in a column, one
- * per list (none, normally: kicho formats nothing '@'; an earlier version did, and people may).
+ * per list (none, normally: kicho formats nothing '@'; an earlier version did, and people may). With a
+ * cache that already holds those cells' formats, no read: the blocks are listed for the read-back.
  */
-function automaticUnderText(sheet: Sheet, blocks: readonly CellBlock[], lists: readonly CellList[]): void {
+function automaticUnderText(
+  sheet: Sheet,
+  blocks: readonly CellBlock[],
+  lists: readonly CellList[],
+  cache?: FormatCache,
+): void {
   const tops = [...blocks.map((b) => b.row), ...lists.map((l) => Math.min(...l.rows))];
   const lefts = [...blocks.map((b) => b.column), ...lists.map((l) => l.column)];
   const bottoms = [
@@ -133,10 +208,16 @@ function automaticUnderText(sheet: Sheet, blocks: readonly CellBlock[], lists: r
   const rights = [...blocks.map((b) => b.column + b.cells[0].length - 1), ...lists.map((l) => l.column)];
   const top = Math.min(...tops);
   const left = Math.min(...lefts);
-  const formats = sheet
-    .getRange(top, left, Math.max(...bottoms) - top + 1, Math.max(...rights) - left + 1)
-    .getNumberFormats();
-  const isPlain = (row: number, column: number) => formats[row - top]?.[column - left] === '@';
+  const box = { top, left, bottom: Math.max(...bottoms), right: Math.max(...rights) };
+  let isPlain: (row: number, column: number) => boolean;
+  if (cache) {
+    if (cache.covers(box)) cache.reused.push(...blocks);
+    else cache.load(sheet, box);
+    isPlain = (row, column) => cache.isPlain(row, column);
+  } else {
+    const formats = sheet.getRange(top, left, box.bottom - top + 1, box.right - left + 1).getNumberFormats();
+    isPlain = (row, column) => formats[row - top]?.[column - left] === '@';
+  }
   for (const b of blocks) {
     for (let j = 0; j < b.cells[0].length; j++) {
       let start = -1;
@@ -145,6 +226,7 @@ function automaticUnderText(sheet: Sheet, blocks: readonly CellBlock[], lists: r
         if (plain && start < 0) start = i;
         if (!plain && start >= 0) {
           sheet.getRange(b.row + start, b.column + j, i - start, 1).clearFormat();
+          cache?.setAutomatic(b.row + start, b.column + j, i - start);
           start = -1;
         }
       }
@@ -154,7 +236,32 @@ function automaticUnderText(sheet: Sheet, blocks: readonly CellBlock[], lists: r
     if (!isQuotedText(l.value)) continue;
     const plain = l.rows.filter((r) => isPlain(r, l.column));
     if (plain.length > 0) sheet.getRangeList(plain.map((r) => a1(r, l.column))).clearFormat();
+    for (const r of plain) cache?.setAutomatic(r, l.column, 1);
   }
+}
+
+/**
+ * The cells of `blocks` whose read-back (`grid`, its top-left at `origin`) is not what was written:
+ * quoted text must read back as the text without its apostrophe. Only quoted text is checked (what a
+ * '@' cell can change); a cell outside the grid counts as not checked, never as fine.
+ */
+export function unlikeWritten(
+  blocks: readonly CellBlock[],
+  grid: readonly (readonly unknown[])[],
+  origin: { row: number; column: number },
+): CellBlock[] {
+  const out: CellBlock[] = [];
+  for (const b of blocks) {
+    const bad = b.cells.some((line, i) =>
+      line.some((v, j) => {
+        if (!isQuotedText(v)) return false;
+        const got = grid[b.row + i - origin.row]?.[b.column + j - origin.column];
+        return got === undefined || String(got) !== (v as string).slice(1);
+      }),
+    );
+    if (bad) out.push(b);
+  }
+  return out;
 }
 
 /** A1 notation of one cell (rows and columns 1-based). */
@@ -173,6 +280,7 @@ export function setCellBlocks(
   blocks: readonly CellBlock[],
   fixPlainText = true,
   lists: readonly CellList[] = [],
+  formats?: FormatCache,
 ): void {
   // A sheet kicho writes is read afresh afterwards (設定・マスタ・取込元 are otherwise read once).
   forgetSnapshots();
@@ -185,7 +293,7 @@ export function setCellBlocks(
     (some.some((b) => b.cells.some((r) => r.some(isQuotedText))) ||
       someLists.some((l) => isQuotedText(l.value)))
   ) {
-    automaticUnderText(sheet, some, someLists);
+    automaticUnderText(sheet, some, someLists, formats);
   }
   for (const b of some) sheet.getRange(b.row, b.column, b.cells.length, b.cells[0].length).setValues(b.cells);
   for (const l of someLists) sheet.getRangeList(l.rows.map((r) => a1(r, l.column))).setValue(l.value);

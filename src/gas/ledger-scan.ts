@@ -24,6 +24,7 @@ import {
   setField,
 } from '../core/ledger';
 import { LEDGER_HEADERS, type LedgerHeader } from '../core/schema';
+import { FormatCache } from './cells';
 import { readLedger } from './ledger-sheet';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -59,30 +60,60 @@ function spanRows(
   return parseLedger([header, ...grid]).rows.map((r) => ({ ...r, rowNumber: r.rowNumber - 2 + first }));
 }
 
+/**
+ * A later section reads row 1 with its span, in the same call, when the rows above the span cost less
+ * than a call of their own: DEFAULT_LATENCY's 40 ms a read against 0.002 ms a cell (sim/gas/world.ts).
+ */
+const HEADER_IN_SPAN_CELLS = 20_000;
+
+/** Whether the rows between row 1 and a span starting at `first` cost less than a read of their own. */
+const cheapHeader = (first: number, width: number) => (first - 2) * width <= HEADER_IN_SPAN_CELLS;
+
+const sameRow = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((h, i) => h === b[i]);
+
 export interface PostingReader {
   read(): LedgerTable;
+  /** The number formats of the span, read by the first write and reused by later ones (issue 18). */
+  formats: FormatCache;
   /** `table` whole when a change touches a row outside its span (and the changes still found there). */
   wholeFor(table: LedgerTable, changes: readonly RowChange[]): { table: LedgerTable; changes: RowChange[] };
 }
 
-export function postingReader(sheet: Sheet): PostingReader {
+/**
+ * `header`: row 1 as preflight read it a moment ago (issue 18: once an execution). The first scan
+ * checks it where it reads anyway (its reads start at row 1); later sections check it against row 1
+ * read again, with the span or alone, and scan afresh when it differs (a column moved or renamed).
+ */
+export function postingReader(sheet: Sheet, header?: readonly unknown[]): PostingReader {
   let scan: { header: unknown[]; rows: LedgerRow[]; first: number; last: number } | null = null;
+  let given: unknown[] | null = header ? [...header] : null;
+  const formats = new FormatCache(() =>
+    scan && scan.last >= scan.first
+      ? { top: scan.first, left: 1, bottom: scan.last, right: scan.header.length }
+      : null,
+  );
 
   const readHeader = () => sheet.getRange('1:1').getValues()[0];
 
   const full = (): LedgerTable => {
     scan = null;
+    formats.forget();
     return readLedger(sheet);
   };
 
-  const scanAll = (header: unknown[]): LedgerTable => {
+  const scanAll = (header: unknown[], checked = true): LedgerTable => {
+    formats.forget();
     const columns = headerIndex(header);
     const cols = SCANNED.map((h) => columns.get(h));
     if (cols.some((c) => c === undefined)) return full();
-    // Open-ended A1 ranges ("A2:B"): one call each, to the sheet's last row.
+    // Open-ended A1 ranges ("A1:B"): one call each, to the sheet's last row, row 1 included so that a
+    // header taken from preflight is checked where these columns are read.
     const values = new Map<LedgerHeader, unknown[]>();
     for (const [from, to] of runs(cols as number[])) {
-      const grid = sheet.getRange(`${columnLetter(from)}2:${columnLetter(to)}`).getValues();
+      const all = sheet.getRange(`${columnLetter(from)}1:${columnLetter(to)}`).getValues();
+      if (!checked && !all[0].every((h, j) => h === header[from + j])) return scanAll(readHeader());
+      const grid = all.slice(1);
       for (const h of SCANNED) {
         const c = columns.get(h) as number;
         if (c >= from && c <= to)
@@ -120,7 +151,13 @@ export function postingReader(sheet: Sheet): PostingReader {
       scan = { header, rows, first: 0, last: -1 };
       return { columns, width: header.length, rows, partial: { first: 0, last: -1 } };
     }
-    const grid = sheet.getRange(first, 1, last - first + 1, header.length).getValues();
+    // A header from preflight: checked whole with the span when that is cheap (else the scan's own
+    // columns were checked above, and the rest is preflight's, read a moment before the lock).
+    const withHeader = !checked && cheapHeader(first, header.length);
+    const top = withHeader ? 1 : first;
+    const read = sheet.getRange(top, 1, last - top + 1, header.length).getValues();
+    if (withHeader && !sameRow(read[0], header)) return scanAll(readHeader());
+    const grid = read.slice(first - top);
     scan = { header, rows, first, last };
     return withSpan(header, rows, spanRows(header, grid, first), first, last);
   };
@@ -138,13 +175,24 @@ export function postingReader(sheet: Sheet): PostingReader {
   };
 
   return {
+    formats,
     read(): LedgerTable {
-      const header = readHeader();
       const known = scan;
-      if (!known || header.length !== known.header.length || header.some((h, i) => h !== known.header[i]))
-        return scanAll(header);
-      if (known.last < known.first) return scanAll(header);
-      const grid = sheet.getRange(known.first, 1, known.last - known.first + 1, header.length).getValues();
+      if (!known) {
+        const first = given;
+        given = null;
+        return first ? scanAll(first, false) : scanAll(readHeader());
+      }
+      if (known.last < known.first) return scanAll(readHeader());
+      // Row 1 with the span when the rows between cost less than a call; else row 1 alone.
+      const width = known.header.length;
+      const withHeader = cheapHeader(known.first, width);
+      const top = withHeader ? 1 : known.first;
+      const read = sheet.getRange(top, 1, known.last - top + 1, width).getValues();
+      const header = withHeader ? read[0] : readHeader();
+      // Changed (a column moved or renamed): row 1 whole, then the scan on it.
+      if (!sameRow(header, known.header)) return scanAll(readHeader());
+      const grid = read.slice(known.first - top);
       const span = spanRows(header, grid, known.first);
       // Every row of the span must hold the key it held at the scan: else rows moved, scan again.
       const before = known.rows.filter((r) => r.rowNumber >= known.first && r.rowNumber <= known.last);

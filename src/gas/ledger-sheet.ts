@@ -25,7 +25,14 @@ import { occurrenceKeys, repairChanges, rowsMoved, withPatchedKeys } from '../co
 import { describeShapeProblems } from '../core/ledger-shape';
 import { SAFETY } from '../core/safety';
 import { LEDGER_HEADERS, type LedgerHeader, PEOPLE_COLUMNS, SHEET } from '../core/schema';
-import { ledgerTextChecked, setCellBlocks, toCell } from './cells';
+import {
+  type CellBlock,
+  type FormatCache,
+  ledgerTextChecked,
+  setCellBlocks,
+  toCell,
+  unlikeWritten,
+} from './cells';
 import { appendRecords, readHeaderRow } from './workbook';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -51,14 +58,23 @@ export function readLedger(sheet: Sheet = ledgerSheet()): LedgerTable {
 /** How many times a write is redone when people keep moving rows under it. */
 const REPAIR_ROUNDS = 3;
 
-function writeBlocks(writes: readonly ColumnWrite[], sheet: Sheet): void {
+function writeBlocks(writes: readonly ColumnWrite[], sheet: Sheet, formats?: FormatCache): void {
   const blocks = writes.map((w) => ({
     row: w.firstRow,
     column: w.column,
     cells: w.values.map((r) => r.map(toCell)),
   }));
   // Values read and written back: before 初期設定's repair, leave an earlier version's '@' cells be.
-  setCellBlocks(sheet, blocks, ledgerTextChecked() !== null);
+  setCellBlocks(sheet, blocks, ledgerTextChecked() !== null, [], formats);
+}
+
+/** The columns (1-based) the blocks cover, or null for none. */
+function blockColumns(blocks: readonly CellBlock[]): { left: number; right: number } | null {
+  if (blocks.length === 0) return null;
+  return {
+    left: Math.min(...blocks.map((b) => b.column)),
+    right: Math.max(...blocks.map((b) => b.column + b.cells[0].length - 1)),
+  };
 }
 
 /** People-owned cells through the same writer: runs as blocks, scattered rows as one range list each. */
@@ -77,17 +93,31 @@ function writePeople(writes: readonly PeopleWrite[], sheet: Sheet): void {
  * one, every row `table` was read from: a block write covers its span and nothing else, so rows that
  * moved outside it cannot have received our cells. Returned from row 2 (cells above the span empty).
  */
-function keysNow(table: LedgerTable, sheet: Sheet, span?: { first: number; last: number }): unknown[] {
+function keysNow(
+  table: LedgerTable,
+  sheet: Sheet,
+  span?: { first: number; last: number },
+  also?: ReadBack,
+): unknown[] {
   const col = table.columns.get('キー');
   const lastRead = table.rows.length ? table.rows[table.rows.length - 1].rowNumber : 1;
   const first = span ? span.first : 2;
   const last = span ? span.last : lastRead;
   if (col === undefined || last < 2 || last < first) return [];
-  const keys = sheet
-    .getRange(first, col + 1, last - first + 1, 1)
-    .getValues()
-    .map((r) => keyCellText(r[0]));
+  // Wider when blocks written on reused formats are to be checked too: the same call reads them.
+  const cols = also?.columns;
+  const left = Math.min(col + 1, cols?.left ?? col + 1);
+  const right = Math.max(col + 1, cols?.right ?? col + 1);
+  const grid = sheet.getRange(first, left, last - first + 1, right - left + 1).getValues();
+  if (also) also.seen = { grid, row: first, column: left };
+  const keys = grid.map((r) => keyCellText(r[col + 1 - left]));
   return [...new Array<unknown>(first - 2).fill(undefined), ...keys];
+}
+
+/** A read-back that also covers written columns, and what it saw (for the check of reused formats). */
+interface ReadBack {
+  columns: { left: number; right: number } | null;
+  seen?: { grid: unknown[][]; row: number; column: number };
 }
 
 /** The rows a write of `changes` covers, and `table` cut to them (for the read-back). */
@@ -116,6 +146,11 @@ export interface WriteOptions {
    * it only changes that write people-owned cells are checked (an outcome is always recorded).
    */
   yieldRows?: boolean | ((change: RowChange) => boolean);
+  /**
+   * The 台帳's number formats as an earlier write of this execution read them (the posting loop's lock
+   * sections): system cells are written on them without a read, and checked in the read-back.
+   */
+  formats?: FormatCache;
 }
 
 /**
@@ -139,7 +174,10 @@ export function writeLedgerChanges(
   options: WriteOptions = {},
 ): LedgerWrite {
   if (changes.length === 0) return { withheld: [] };
-  writeBlocks(columnWrites(table, changes), sheet);
+  const formats = options.formats;
+  if (formats) formats.reused = [];
+  writeBlocks(columnWrites(table, changes), sheet, formats);
+  const back: ReadBack = { columns: blockColumns(formats?.reused ?? []) };
   const peopleRows = new Set(splitByOwner(changes).people.map((c) => c.rowNumber));
   const yields = options.yieldRows;
   const checked = changes.filter(
@@ -153,7 +191,7 @@ export function writeLedgerChanges(
   else if (checked.length > 0) {
     // One read, as late as possible (it also applies our pending writes): the keys where we write, to
     // see whether rows moved under us, and the people-owned cells of those rows.
-    const fresh = readKeysAndPeople(table, changes, sheet);
+    const fresh = readKeysAndPeople(table, changes, sheet, back);
     const moved = fresh === null;
     const view = fresh ?? readLedger(sheet);
     const viewRow = rowMap(table, changes, view, moved);
@@ -185,11 +223,18 @@ export function writeLedgerChanges(
           if (!PEOPLE_COLUMNS.has(h)) setField(patch, h, then[h]);
         return { ...c, patch };
       });
-      writeBlocks(columnWrites(view, toView(restore)), sheet);
+      writeBlocks(columnWrites(view, toView(restore)), sheet, moved ? undefined : formats);
     }
-    if (moved) writeBlocks(columnWrites(view, repairChanges(table, applied, view)), sheet);
+    if (moved) {
+      formats?.forget();
+      writeBlocks(columnWrites(view, repairChanges(table, applied, view)), sheet);
+    }
   }
-  if (!SAFETY.reorderCheck) return { withheld };
+  if (!SAFETY.reorderCheck) {
+    if (formats) checkReused(sheet, formats, back);
+    return { withheld };
+  }
+  back.columns = blockColumns(formats?.reused ?? []);
   // No flush first: the read-back itself applies our pending writes before it reads (gas-platform.md
   // §2.2, "a later read that forces them"), and the lock's release flushes (one flush per section).
   let current = withPatchedKeys(table, applied);
@@ -199,7 +244,7 @@ export function writeLedgerChanges(
   // When the re-read of people's cells was the last call after our writes, it was the read-back.
   const moved = (round: number) =>
     round === 0
-      ? !verified && rowsMoved(firstCheck, keysNow(firstCheck, sheet, firstCheck.span))
+      ? !verified && rowsMoved(firstCheck, keysNow(firstCheck, sheet, firstCheck.span, back))
       : rowsMoved(current, keysNow(current, sheet));
   for (let round = 0; moved(round); round++) {
     if (round === REPAIR_ROUNDS) {
@@ -207,6 +252,7 @@ export function writeLedgerChanges(
         '書き込み中に台帳の行が何度も並べ替えられたため中断しました。並べ替えをやめてから、もう一度実行してください。',
       );
     }
+    formats?.forget();
     current = readLedger(sheet);
     writeBlocks(columnWrites(current, repairChanges(table, applied, current)), sheet);
     writePeople(peopleWrites(current, peopleRepairs(table, applied, current)), sheet);
@@ -214,7 +260,37 @@ export function writeLedgerChanges(
     repaired = true;
   }
   if (repaired) clearDebris(sheet);
+  else if (formats) checkReused(sheet, formats, back);
   return { withheld };
+}
+
+export const TEXT_FORMAT_CHANGED =
+  '台帳に書き込んだ値が、セルの表示形式「書式なしテキスト」のため正しく残らなかったので中断しました。台帳の表示形式を「自動」に戻してから、もう一度実行してください（送信中の行は照合で確かめます）。';
+
+/**
+ * The blocks written on reused formats (issue 18) as the read-back saw them: a cell a person formatted
+ * '@' since the formats were read keeps the apostrophe in some Sheets (sim/gas README, `kept`), so quoted
+ * text reads back unlike what was written. Those blocks are written again on fresh formats (the writer
+ * turns the '@' cells back to automatic) and read back once more; no wrong value is left behind silently.
+ */
+function checkReused(sheet: Sheet, formats: FormatCache, back: ReadBack): void {
+  const blocks = formats.reused;
+  formats.reused = [];
+  if (blocks.length === 0) return;
+  const readBox = (bs: readonly CellBlock[]) => {
+    const cols = blockColumns(bs) as { left: number; right: number };
+    const row = Math.min(...bs.map((b) => b.row));
+    const bottom = Math.max(...bs.map((b) => b.row + b.cells.length - 1));
+    const grid = sheet.getRange(row, cols.left, bottom - row + 1, cols.right - cols.left + 1).getValues();
+    return { grid, row, column: cols.left };
+  };
+  // A block the read-back did not cover counts as unlike: written again too (same values, harmless).
+  const bad = back.seen ? unlikeWritten(blocks, back.seen.grid, back.seen) : blocks;
+  if (bad.length === 0) return;
+  formats.forget();
+  setCellBlocks(sheet, bad, true);
+  const after = readBox(bad);
+  if (unlikeWritten(bad, after.grid, after).length > 0) throw new Error(TEXT_FORMAT_CHANGED);
 }
 
 /**
@@ -281,6 +357,7 @@ function readKeysAndPeople(
   table: LedgerTable,
   changes: readonly RowChange[],
   sheet: Sheet,
+  back?: ReadBack,
 ): LedgerTable | null {
   const keyCol = table.columns.get('キー');
   const cols = [...PEOPLE_COLUMNS]
@@ -290,9 +367,12 @@ function readKeysAndPeople(
   const touched = changes.map((c) => c.rowNumber);
   const first = Math.min(...touched);
   const last = Math.max(...touched);
-  const left = Math.min(keyCol, ...cols.map(([, c]) => c));
-  const right = Math.max(keyCol, ...cols.map(([, c]) => c));
+  // Also the columns written on reused formats, when there are any: this read is their read-back.
+  const written = back?.columns;
+  const left = Math.min(keyCol, ...cols.map(([, c]) => c), ...(written ? [written.left - 1] : []));
+  const right = Math.max(keyCol, ...cols.map(([, c]) => c), ...(written ? [written.right - 1] : []));
   const grid = sheet.getRange(first, left + 1, last - first + 1, right - left + 1).getValues();
+  if (back) back.seen = { grid, row: first, column: left + 1 };
   const expected = withPatchedKeys(table, changes);
   for (const r of expected.rows) {
     if (r.rowNumber < first || r.rowNumber > last) continue;
