@@ -10,8 +10,8 @@ import { SETTING_NEEDS } from '../core/settings';
 import { ledgerSheet } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
 import { activeBook } from '../gas/workbook';
-import { preflight, settingsFor } from './preflight';
 import { runArchive } from './archive';
+import { preflight, settingsFor } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';
 
 export { BACKUP_PREFIX };
