@@ -101,6 +101,27 @@ export const TYPED_DURING_CLASSIFY_90097: Scenario = {
   ],
 };
 
+/**
+ * The same window after issue 18's narrow reads (classify reads キー・状態・操作 and a span, so it finishes
+ * sooner and the two cases above no longer put the person's act inside its write): found by
+ * `npm run sim -- --seeds 300 --from 957001 --mutant no-people-yield --people-anytime` at seed 957032 and
+ * shrunk. A person approves the first line with 勘定科目 消耗品費 while the scheduled run's classify
+ * writes its rule's 旅費交通費 to the same row. Needs `peopleAnytime`.
+ */
+export const TYPED_DURING_CLASSIFY_957032: Scenario = {
+  archiver: false,
+  data: { seed: 1, lines: 4 },
+  interval: 5,
+  permissive: true,
+  lagMinutes: 1,
+  batchLimit: 200,
+  maxAttempts: 1,
+  openEnd: false,
+  writeThrough: true,
+  schedule: { seed: 0, sticky: false },
+  slots: [slot([{ offset: 2, act: { k: 'approve', pick: 0, account: 0, tax: false } }]), slot([])],
+};
+
 export const TYPED_DURING_CLASSIFY_90143: Scenario = {
   archiver: false,
   data: { seed: 449260, lines: 10 },

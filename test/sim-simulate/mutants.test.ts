@@ -13,7 +13,7 @@ import { buildMutants, bundleDirOf, MUTANT_DESCRIPTIONS, MUTANTS } from '../../s
 import {
   LEDGER_DELETED_WHILE_MF_LAGS,
   SORT_INSIDE_A_WRITE_THROUGH,
-  TYPED_DURING_CLASSIFY_90097,
+  TYPED_DURING_CLASSIFY_957032,
 } from '../../sim/simulate/regressions';
 import { runScenario } from '../../sim/simulate/run';
 
@@ -58,7 +58,7 @@ test('no-reorder-check: a sort inside a locked write puts one line’s cells on 
 });
 
 test('no-people-yield: a person approving a row while classify writes loses what they typed', () => {
-  const outcome = runScenario(TYPED_DURING_CLASSIFY_90097, {
+  const outcome = runScenario(TYPED_DURING_CLASSIFY_957032, {
     bundleDir: bundleDirOf('no-people-yield'),
     pool,
     peopleAnytime: true,
