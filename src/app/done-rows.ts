@@ -33,7 +33,7 @@ function sent(record: Pick<LedgerRecord, '状態' | 'MF仕訳ID'>): boolean {
   );
 }
 
-export function doneCounts(table: LedgerTable): DoneCounts {
+export function doneCounts(table: Pick<LedgerTable, 'rows'>): DoneCounts {
   const c: DoneCounts = { mf: 0, csv: 0 };
   for (const r of table.rows) if (sent(r.record)) c[kind(r.record.キー)] += 1;
   return c;
@@ -43,7 +43,7 @@ export function doneCounts(table: LedgerTable): DoneCounts {
  * Sent rows of the 台帳 plus those moved to 台帳アーカイブ (issue 18): an archived 完了 row is not a row
  * gone. The archive's counts come from the index's mirror in script properties (no Sheets call).
  */
-export function doneCountsWithArchive(table: LedgerTable): DoneCounts {
+export function doneCountsWithArchive(table: Pick<LedgerTable, 'rows'>): DoneCounts {
   const live = doneCounts(table);
   const a = archivedCounts();
   return { mf: live.mf + a.mf, csv: live.csv + a.csv };
@@ -82,6 +82,27 @@ function store(c: DoneCounts): void {
   );
 }
 
+const TAGGED_GONE = 'KICHO_TAGGED_GONE';
+
+/**
+ * Whether a sent CSV or event row ever went missing from the 台帳 (simulation seed 950018). A resent
+ * event is found in MF by its tag among the journals of its own date — but a person may have changed
+ * the row's 取引日 before it was posted (an event's key does not hold its date; a CSV key does, and a
+ * CSV row with another date is never sent), and its journal is dated where the person put it. From
+ * then on the tag is looked for in the whole accounting period (event-lookup.ts `tagWindows`). Kept
+ * once set: 台帳を復元 lowers the mark but cannot bring these rows back, and an event may come back any day.
+ */
+export function taggedRowsWentMissing(): boolean {
+  return PropertiesService.getScriptProperties().getProperty(TAGGED_GONE) !== null;
+}
+
+/** Records that sent CSV or event rows are gone (`last` the mark, `now` what the 台帳 holds). */
+export function noteTaggedGone(last: DoneCounts | null, now: DoneCounts): void {
+  if (!last || last.csv <= now.csv) return;
+  const props = PropertiesService.getScriptProperties();
+  if (props.getProperty(TAGGED_GONE) === null) props.setProperty(TAGGED_GONE, new Date().toISOString());
+}
+
 /** The message for sent rows gone since the mark, or null. */
 export function goneMessage(last: DoneCounts | null, now: DoneCounts): string | null {
   if (!last) return null;
@@ -105,6 +126,7 @@ export function watchDoneRows(table: LedgerTable): string | null {
   const last = lastDoneRows();
   const now = doneCountsWithArchive(table);
   const message = goneMessage(last, now);
+  noteTaggedGone(last, now);
   const next = last ? { mf: Math.max(last.mf, now.mf), csv: Math.max(last.csv, now.csv) } : now;
   if (!last || next.mf !== last.mf || next.csv !== last.csv) store(next);
   return message;

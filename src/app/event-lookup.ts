@@ -10,6 +10,7 @@ import { remoteTagOf } from '../core/keys';
 import type { Claimed, SendResult } from '../core/posting';
 import type { MfClient } from '../mf/client';
 import { MfAuthError } from '../mf/errors';
+import { taggedRowsWentMissing } from './done-rows';
 
 export const EVENT_LOOKUP_MSG = {
   unverified:
@@ -17,7 +18,7 @@ export const EVENT_LOOKUP_MSG = {
 } as const;
 
 /** Dates within a month of each other share one listing. */
-function windows(dates: readonly string[]): { start: string; end: string }[] {
+function nearWindows(dates: readonly string[]): { start: string; end: string }[] {
   const sorted = [...new Set(dates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)))].sort();
   const out: { start: string; end: string }[] = [];
   for (const d of sorted) {
@@ -26,6 +27,28 @@ function windows(dates: readonly string[]): { start: string; end: string }[] {
     else out.push({ start: d, end: d });
   }
   return out;
+}
+
+/**
+ * The listings in which a journal for lines of these windows may be found. Normally the windows
+ * themselves; once sent CSV or event rows went missing from the 台帳 (`wide`), stretched to the whole
+ * accounting periods they touch, because a person may have changed a line's 取引日 before it was posted
+ * (done-rows.ts `taggedRowsWentMissing`). A date outside every period stays as it is (MF lists nothing
+ * there; the send itself is refused for it).
+ */
+export function tagWindows(
+  client: MfClient,
+  windows: readonly { start: string; end: string }[],
+  wide: boolean,
+): { start: string; end: string }[] {
+  if (!wide) return [...windows];
+  const out = new Map<string, { start: string; end: string }>();
+  for (const w of windows) {
+    const start = client.periodOf(w.start)?.start_date ?? w.start;
+    const end = client.periodOf(w.end)?.end_date ?? w.end;
+    out.set(`${start}..${end}`, { start, end });
+  }
+  return [...out.values()];
 }
 
 export interface EventLookup {
@@ -39,7 +62,11 @@ export function lookUpEvents(client: MfClient, claimed: readonly Claimed[]): Eve
   let problem: SendResult | null = null;
   if (rows.length > 0) {
     try {
-      for (const w of windows(rows.map((c) => c.record.取引日)))
+      for (const w of tagWindows(
+        client,
+        nearWindows(rows.map((c) => c.record.取引日)),
+        taggedRowsWentMissing(),
+      ))
         for (const j of client.journalsBetween(w.start, w.end)) for (const t of j.tags) byTag.set(t, j.id);
     } catch (e) {
       problem =

@@ -22,7 +22,7 @@ import { readMasters } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
 import { canonicalId, IdMap } from '../mf/ids';
 import type { MfJournal, MfTransaction } from '../mf/types';
-import { doneCountsWithArchive, goneMessage, lastDoneRows, resetDoneRows } from './done-rows';
+import { doneCountsWithArchive, goneMessage, lastDoneRows, noteTaggedGone, resetDoneRows } from './done-rows';
 import { preflight, settingsFor } from './preflight';
 import { recentlySent } from './recent-sends';
 
@@ -134,7 +134,10 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
     const added = candidates.filter((r) => !isArchived(index, r.キー));
     const archived = candidates.length - added.length;
     const before = doneCountsWithArchive(table);
-    const gone = goneMessage(lastDoneRows(), before);
+    const last = lastDoneRows();
+    const gone = goneMessage(last, before);
+    // The mark is reset below; that CSV or event rows went missing is kept (done-rows.ts).
+    noteTaggedGone(last, before);
     // Counted from the sheet after the write (DESIGN §9.7), not from the plan.
     const written = appendLedgerRecords(added);
     recordLedgerRows(table.rows.length + written);

@@ -353,6 +353,25 @@ describe('a posted event whose row a person deleted, sent again', () => {
     assert.equal(row?.MF仕訳ID, journalsFor(w, 'evt:shop:del-1')[0].id);
   });
 
+  test('its 取引日 changed before posting, then 台帳を復元: found in the whole accounting period — one journal (seed 950018)', () => {
+    const { w, key } = shopWorld();
+    send(w, request(key, [event('del-3')]));
+    w.edit('evt:shop:del-3', '取引日', '2026-05-28');
+    approveAndPost(w, ['evt:shop:del-3']);
+    assert.equal(journalsFor(w, 'evt:shop:del-3')[0].transaction_date, '2026-05-28');
+    w.emu.world.clock.advance(60 * 60_000);
+    deleteRow(w, 'evt:shop:del-3');
+    // 台帳を復元 cannot key an event's journal again, and resets the count of sent rows.
+    assert.equal(w.run('restoreLedgerFromMf').status, 'ok');
+    // The sender resends it with its own date, 05-01.
+    assert.equal(send(w, request(key, [event('del-3')])).results[0].status, 'accepted');
+    approveAndPost(w, ['evt:shop:del-3']);
+    assert.equal(journalsFor(w, 'evt:shop:del-3').length, 1, 'never a second journal');
+    const row = evtRows(w).find((r) => r.キー === 'evt:shop:del-3');
+    assert.equal(row?.状態, '完了');
+    assert.equal(row?.MF仕訳ID, journalsFor(w, 'evt:shop:del-3')[0].id);
+  });
+
   test('a moment after: recorded as 不明 (sent a moment ago), looked up by reconcile, never sent twice', () => {
     const { w, key } = shopWorld();
     send(w, request(key, [event('del-2')]));
