@@ -33,7 +33,7 @@ function sent(record: Pick<LedgerRecord, '状態' | 'MF仕訳ID'>): boolean {
   );
 }
 
-export function doneCounts(table: Pick<LedgerTable, 'rows'>): DoneCounts {
+export function doneCounts(table: LedgerTable): DoneCounts {
   const c: DoneCounts = { mf: 0, csv: 0 };
   for (const r of table.rows) if (sent(r.record)) c[kind(r.record.キー)] += 1;
   return c;
@@ -43,7 +43,7 @@ export function doneCounts(table: Pick<LedgerTable, 'rows'>): DoneCounts {
  * Sent rows of the 台帳 plus those moved to 台帳アーカイブ (issue 18): an archived 完了 row is not a row
  * gone. The archive's counts come from the index's mirror in script properties (no Sheets call).
  */
-export function doneCountsWithArchive(table: Pick<LedgerTable, 'rows'>): DoneCounts {
+export function doneCountsWithArchive(table: LedgerTable): DoneCounts {
   const live = doneCounts(table);
   const a = archivedCounts();
   return { mf: live.mf + a.mf, csv: live.csv + a.csv };
