@@ -7,9 +7,10 @@
  *      is deleted first, then its index entry; an archive row no index entry accounts for is a copy a
  *      run left before indexing it (deleted: its 台帳 row is there) or a row a person put there
  *      (indexed when it is a 完了・除外 row with a sound key the 台帳 does not hold);
- *   2. copy the old 完了・除外 rows to 台帳アーカイブ in one write, flush, read them back and compare
- *      cell by cell;
- *   3. add the verified ones to the index (one write, flushed) and mirror its counts;
+ *   2. add the old 完了・除外 rows' keys to the index (one write, flushed; its counts mirrored), then
+ *      copy the rows to 台帳アーカイブ in one write, flush, read them back and compare cell by cell —
+ *      intent before action, so an archived row is never outside the index;
+ *   3. take out of the index any copy that did not read back (its 台帳 row stays);
  *   4. read the 台帳 again, and delete by key, in blocks, the rows that still hold exactly what was
  *      copied (a row a person edited since stays, and the next run moves what they typed); read it
  *      again and put back any row a sort under the deletion took by mistake;
@@ -30,6 +31,7 @@ import {
   formatIndex,
   kindOf,
   planArchive,
+  releasable,
   rowForm,
 } from '../core/archive';
 import { keyProblem } from '../core/key-check';
@@ -40,10 +42,12 @@ import { SHEET } from '../core/schema';
 import { SETTING_NEEDS } from '../core/settings';
 import {
   appendAndReadBack,
+  archivedCounts,
   archivedRows,
   archiveSheet,
   columnsOf,
   deleteRowsChecked,
+  finishArchiveRun,
   readArchiveIndex,
   readGrid,
   writeArchiveIndex,
@@ -65,8 +69,8 @@ interface Pass {
 }
 
 /** The index written, and how many cells it now takes (a shorter one clears the rest next time). */
-function saveIndex(index: ArchiveIndex, cells: number): number {
-  writeArchiveIndex(index, cells);
+function saveIndex(index: ArchiveIndex, cells: number, pending?: boolean): number {
+  writeArchiveIndex(index, cells, pending);
   return formatIndex(index).length;
 }
 
@@ -77,6 +81,7 @@ function settle(
   index: ArchiveIndex,
   archive: GoogleAppsScript.Spreadsheet.Sheet,
   cells: number,
+  pending: boolean,
   messages: string[],
 ): { cells: number; doubled: DoneCounts } {
   const doubled: DoneCounts = { mf: 0, csv: 0 };
@@ -124,7 +129,12 @@ function settle(
     } else strays.push(g + 1);
   }
   const bothTags = new Set([...both].map(tagDigits));
-  const missing = [...index.entries.keys()].filter((h) => !seen.has(h) && !bothTags.has(h)).length;
+  const unbacked = [...index.entries.keys()].filter((h) => !seen.has(h) && !bothTags.has(h));
+  // After a run stopped between its index write and its copy, entries no row backs are that run's
+  // intent for rows a person then deleted from the 台帳: the releasable ones leave the index, so the
+  // import or 台帳を復元 brings those lines back. Otherwise (a person deleted archive rows) they stay.
+  const released = pending ? unbacked.filter((h) => releasable(index.entries.get(h) ?? 'c')) : [];
+  const missing = unbacked.length - released.length;
   // The copies go first: killed here, the index still holds every key.
   const deletion = deleteRowsChecked(archive, grid, drop, keyCol);
   for (const hex of bothTags) {
@@ -134,12 +144,14 @@ function settle(
     index.entries.delete(hex);
   }
   for (const [hex, kind] of adopt) index.entries.set(hex, kind);
+  for (const hex of released) index.entries.delete(hex);
   index.sheetRows = Math.max(0, deletion.after.length - 1);
-  const written = saveIndex(index, cells);
+  const written = saveIndex(index, cells, false);
   if (both.size > 0) messages.push(ARCHIVE_MSG.resolved(both.size));
   if (orphans > 0) messages.push(ARCHIVE_MSG.orphansDropped(orphans));
   if (adopt.size > 0) messages.push(ARCHIVE_MSG.adopted(adopt.size));
   if (strays.length > 0) messages.push(ARCHIVE_MSG.strays(strays));
+  if (released.length > 0) messages.push(ARCHIVE_MSG.released(released.length));
   if (missing > 0) messages.push(ARCHIVE_MSG.missingRows(missing));
   if (deletion.putBack > 0) messages.push(ARCHIVE_MSG.putBack(deletion.putBack));
   return { cells: written, doubled };
@@ -169,7 +181,15 @@ function archivePass(cutoff: string): Pass {
   const keyCol = lcols.get('キー') ?? 0;
   const tags = table.rows.map((r) => tagDigits(r.record.キー));
   const archive = archiveSheet(grid[0] ?? [], true) as GoogleAppsScript.Spreadsheet.Sheet;
-  const settled = settle(table, tags, index, archive, read.cells, messages);
+  const settled = settle(
+    table,
+    tags,
+    index,
+    archive,
+    read.cells,
+    archivedCounts().pending === true,
+    messages,
+  );
   let cells = settled.cells;
 
   const plan = planArchive(table, tags, index, cutoff);
@@ -185,15 +205,26 @@ function archivePass(cutoff: string): Pass {
         return c === undefined ? '' : grid[row.rowNumber - 1][c];
       }),
     );
+    // 2a. The keys go into the index before their copies exist (intent first, as 処理中 before a send):
+    //     killed after this, each key is still live on the 台帳 and indexed, and the next run keeps the
+    //     台帳 copy; killed after the copy, no archived row is ever outside the index — so a 台帳 a person
+    //     deletes meanwhile cannot make an archived event or CSV row look new.
+    for (const row of plan.move) index.entries.set(tagDigits(row.record.キー), kindOf(row.record));
+    index.sheetRows += plan.move.length;
+    cells = saveIndex(index, cells, true);
     const { first, back } = appendAndReadBack(archive, copies, header.length);
     const verified = plan.move.filter((_, i) => back[i] && sameCells(header, copies[i], back[i]));
-    if (verified.length < plan.move.length)
-      messages.push(ARCHIVE_MSG.notVerified(plan.move.length - verified.length));
-    // 3. Index: only what read back. A copy that did not is no entry (and the count below differs, so
-    //    the next run finds it and deletes it: its 台帳 row stays).
-    for (const row of verified) index.entries.set(tagDigits(row.record.キー), kindOf(row.record));
-    index.sheetRows = first - 2 + verified.length;
-    if (verified.length > 0) cells = saveIndex(index, cells);
+    // 3. A copy that did not read back leaves the index again (its 台帳 row stays; the archive's row
+    //    count then differs from the index's, so the next run finds that copy and deletes it).
+    const ok = new Set(verified);
+    const failed = plan.move.filter((row) => !ok.has(row));
+    for (const row of failed) index.entries.delete(tagDigits(row.record.キー));
+    const rowsNow = first - 2 + verified.length;
+    if (failed.length > 0 || rowsNow !== index.sheetRows) {
+      index.sheetRows = rowsNow;
+      cells = saveIndex(index, cells);
+    }
+    if (failed.length > 0) messages.push(ARCHIVE_MSG.notVerified(failed.length));
     // 4. Remove from the 台帳 by key, only rows that still hold what was copied.
     const now2 = readGrid(ledger);
     const fresh = indexByKey(parseLedger(now2).rows);
@@ -211,7 +242,8 @@ function archivePass(cutoff: string): Pass {
     if (edited > 0) messages.push(ARCHIVE_MSG.editedMeanwhile(edited));
     if (deletion.putBack > 0) messages.push(ARCHIVE_MSG.putBack(deletion.putBack));
   }
-  // 5. The counts the guards compare with: 台帳 + archive, as they are now.
+  // 5. The counts the guards compare with: 台帳 + archive, as they are now; the run is finished.
+  finishArchiveRun(index);
   const finalTable = after === grid ? table : parseLedger(after);
   recordLedgerRows(finalTable.rows.length);
   settleDoubleCounted(doneCountsWithArchive(finalTable), settled.doubled);

@@ -21,7 +21,7 @@ import { MF_BEHAVIOUR_MSG } from '../core/mf-behaviour';
 import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { importBlockedBy } from '../core/self-test';
-import { readArchiveIndex } from '../gas/archive-sheet';
+import { readIndexForLookup } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
 import { decodeCsvBase64 } from '../gas/csv-file';
 import { appendLedgerRecords, readLedger, restoreKeys } from '../gas/ledger-sheet';
@@ -111,7 +111,7 @@ export function runImportCsv(
     const table = readLedger();
     const gone = watchDoneRows(table);
     // CSV lines whose rows moved to 台帳アーカイブ count as imported (one read of the key index).
-    const { index } = readArchiveIndex();
+    const index = readIndexForLookup();
     const lines = reading.lines.filter((l) => !isArchived(index, l.key));
     const plan = planCsvIntake(table, lines, name, new Date().toISOString(), tagged);
     plan.already += reading.lines.length - lines.length;
@@ -250,7 +250,7 @@ export function csvPreview(base64: string, sourceName: string, layout?: unknown)
     if (!listed)
       warnings.push(`取込元「${name}」はまだありません。取り込むと 勘定科目 普通預金 で追加します。`);
     warnings.push(...doubleCountWarnings([listed ?? newSource(name)], readMasters()));
-    const { index } = readArchiveIndex();
+    const index = readIndexForLookup();
     const lines = reading.lines.filter((l) => !isArchived(index, l.key));
     const plan = planCsvIntake(readLedger(), lines, name, '');
     plan.already += reading.lines.length - lines.length;

@@ -11,7 +11,7 @@ import { SHEET } from '../core/schema';
 import { importBlockedBy } from '../core/self-test';
 import type { Settings } from '../core/settings';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
-import { readArchiveIndex } from '../gas/archive-sheet';
+import { readIndexForLookup } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
 import { narrowLedger, scanColumns } from '../gas/ledger-scan';
 import {
@@ -123,7 +123,7 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
     const now = new Date().toISOString();
     // Lines whose rows moved to 台帳アーカイブ are on the 台帳 for intake (one read of the key index):
     // MF lists a line excluded in kicho as 未仕訳 for ever, and it must not come back as a new row.
-    const { index } = readArchiveIndex();
+    const index = readIndexForLookup();
     const notArchived = pending.filter((t) => !isArchived(index, mfKey(t.id)));
     // Presence, the sent-rows watch and the row count need four columns of every row; only the rows the
     // plan may change are read whole (issue 18: not 22 columns of the whole 台帳).

@@ -12,7 +12,7 @@ import { isKichoJournal, type MfBehaviour } from '../core/mf-behaviour';
 import { RECENT_SEND_MEMO } from '../core/recent-sends';
 import { SHEET } from '../core/schema';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
-import { readArchiveIndex } from '../gas/archive-sheet';
+import { archivedKeys, readArchiveIndex } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
@@ -131,7 +131,12 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
     // A line whose row was moved to 台帳アーカイブ is there too (one read of the key index).
     const { index } = readArchiveIndex();
     const candidates = [...rebuilt, ...waiting].filter((r) => !present.has(r.キー) && !ids.has(r.明細ID));
-    const added = candidates.filter((r) => !isArchived(index, r.キー));
+    // Indexed is not enough: an archive run killed between its index write and its copy leaves keys
+    // indexed whose rows are only on the 台帳 — and this 台帳 lost them. Those come back here (in both
+    // places for a moment; the next archive run keeps the 台帳 row and drops the index entry).
+    const claimed = candidates.some((r) => isArchived(index, r.キー));
+    const held = claimed ? archivedKeys() : new Set<string>();
+    const added = candidates.filter((r) => !isArchived(index, r.キー) || !held.has(r.キー));
     const archived = candidates.length - added.length;
     const before = doneCountsWithArchive(table);
     const last = lastDoneRows();

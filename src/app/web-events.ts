@@ -30,7 +30,7 @@ import type { LedgerRecord } from '../core/ledger';
 import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { importBlockedBy } from '../core/self-test';
-import { readArchiveIndex } from '../gas/archive-sheet';
+import { readIndexForLookup } from '../gas/archive-sheet';
 import { jsonOutput } from '../gas/content';
 import { appendEventRows, readEventView } from '../gas/event-ledger';
 import { ledgerSheet } from '../gas/ledger-sheet';
@@ -153,7 +153,7 @@ function receiveEvents(e: WebAppEvent): EventAnswer {
     const sheet = ledgerSheet();
     const view = readEventView(sheet);
     // An event whose row moved to 台帳アーカイブ is a duplicate with its archived 状態 (one index read).
-    const { index } = readArchiveIndex();
+    const index = readIndexForLookup();
     const states = new Map(view.states);
     for (const c of checked) {
       const kind = c.ok && !states.has(c.event.key) ? archivedKind(index, c.event.key) : undefined;

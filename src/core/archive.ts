@@ -52,6 +52,11 @@ export interface ArchivedCounts {
   /** Sent rows (完了 with MF仕訳ID), by kind of line, as done-rows counts them. */
   mf: number;
   csv: number;
+  /**
+   * An archive run wrote its index entries and has not finished: entries may be ahead of the sheet (a
+   * kill between the index write and the copy). Lookups then check the sheet (indexBackedByRows).
+   */
+  pending?: boolean;
 }
 
 export function emptyIndex(): ArchiveIndex {
@@ -138,7 +143,7 @@ export function parseCounts(raw: string | null): ArchivedCounts {
   try {
     const v = JSON.parse(raw ?? 'null');
     if (v && [v.rows, v.mf, v.csv].every((n) => typeof n === 'number' && n >= 0))
-      return { rows: v.rows, mf: v.mf, csv: v.csv };
+      return { rows: v.rows, mf: v.mf, csv: v.csv, ...(v.pending === true ? { pending: true } : {}) };
   } catch (_e) {
     // An unreadable mirror counts nothing; the next archive run writes it again from the index.
   }
@@ -148,6 +153,31 @@ export function parseCounts(raw: string | null): ArchivedCounts {
 /** Whether a key is archived (a lookup, no scan). */
 export function isArchived(index: ArchiveIndex, key: string): boolean {
   return index.entries.has(tagDigits(key));
+}
+
+/**
+ * Kinds whose key may leave the index when no archive row backs it: an 除外 row (nothing was posted, so
+ * an import bringing the line back is safe) and an MF line's 完了 row (MF lists it as journalized, and
+ * 台帳を復元 rebuilds it from its journal). A CSV or event 完了 row keeps its key: a re-import or a resent
+ * event must not look new.
+ */
+const RELEASABLE = new Set<ArchivedKind>(['x', 'm']);
+
+/**
+ * The index as a lookup should see it after an archive run stopped between its index write and its
+ * copy (`held`: the keys 台帳アーカイブ holds): releasable entries no row backs are left out.
+ */
+export function indexBackedByRows(index: ArchiveIndex, held: ReadonlySet<string>): ArchiveIndex {
+  const heldTags = new Set([...held].map(tagDigits));
+  const entries = new Map(
+    [...index.entries].filter(([hex, kind]) => !RELEASABLE.has(kind) || heldTags.has(hex)),
+  );
+  return { entries, sheetRows: index.sheetRows };
+}
+
+/** Whether an entry no archive row backs may leave the index (see RELEASABLE). */
+export function releasable(kind: ArchivedKind): boolean {
+  return RELEASABLE.has(kind);
 }
 
 /** An archived key's kind, or undefined. */
@@ -346,6 +376,8 @@ export const ARCHIVE_MSG = {
     `アーカイブにあって索引にない ${n} 行を索引に加えました（台帳にない「完了」「除外」の行です）。`,
   strays: (rows: readonly number[]) =>
     `アーカイブの ${rows.slice(0, 10).join('・')} 行目${rows.length > 10 ? ` ほか（全 ${rows.length} 行）` : ''}は、台帳にも索引にもない行か、「完了」「除外」でない行です。kicho はこの行を扱いません。台帳に戻したい行は 操作 に「${BRING_BACK}」と入れて、メニュー「記帳 > アーカイブから戻す」を実行してください。`,
+  released: (n: number) =>
+    `前回のアーカイブが途中で止まり、その間に台帳から消えた行が ${n} 行ありました。アーカイブには移っていないため索引から外しました（MFの明細は取り込みで、MFの仕訳は「台帳を復元」で台帳に戻ります）。`,
   missingRows: (n: number) =>
     `索引にあるのにアーカイブのシートにない行が ${n} 行あります（アーカイブの行が削除された可能性があります）。MFの仕訳はそのままで、取り込みでこれらの明細が追加されることはありません。シートの版の履歴から戻せます。`,
   badIndex: (n: number) =>

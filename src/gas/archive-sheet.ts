@@ -15,6 +15,7 @@ import {
   deletionBlocks,
   emptyIndex,
   formatIndex,
+  indexBackedByRows,
   lostRows,
   parseCounts,
   parseIndex,
@@ -38,8 +39,10 @@ export function archivedRows(): number {
   return archivedCounts().rows;
 }
 
-function mirror(index: ArchiveIndex): void {
-  const value = JSON.stringify(countsOf(index));
+/** `pending` as given, or as the mirror says now when undefined (a bring-back keeps it). */
+function mirror(index: ArchiveIndex, pending?: boolean): void {
+  const flag = pending ?? archivedCounts().pending === true;
+  const value = JSON.stringify({ ...countsOf(index), ...(flag ? { pending: true } : {}) });
   const props = PropertiesService.getScriptProperties();
   if (props.getProperty(COUNTS) !== value) props.setProperty(COUNTS, value);
 }
@@ -66,7 +69,7 @@ export function readArchiveIndex(): IndexRead {
  * The index into column A in one write (cells beyond the new length cleared in the same write),
  * flushed, then the counts mirrored: the mirror never counts an entry that is not on the sheet.
  */
-export function writeArchiveIndex(index: ArchiveIndex, previousCells: number): void {
+export function writeArchiveIndex(index: ArchiveIndex, previousCells: number, pending?: boolean): void {
   const book = SpreadsheetApp.getActiveSpreadsheet();
   let sheet = book.getSheetByName(ARCHIVE_INDEX_SHEET);
   if (!sheet) {
@@ -78,7 +81,23 @@ export function writeArchiveIndex(index: ArchiveIndex, previousCells: number): v
   ensureRows(sheet, cells.length);
   setCellBlocks(sheet, [{ row: 1, column: 1, cells: cells.map((c) => [toCell(c)]) }]);
   SpreadsheetApp.flush();
-  mirror(index);
+  mirror(index, pending);
+}
+
+/** The archive run finished: its index entries all have their rows (or left the index again). */
+export function finishArchiveRun(index: ArchiveIndex): void {
+  mirror(index, false);
+}
+
+/**
+ * The index for a lookup (imports, resent events): as read, or — while an archive run is unfinished —
+ * without the releasable entries 台帳アーカイブ holds no row for (core indexBackedByRows), so a line whose
+ * row was on a 台帳 that went missing in between comes back instead of staying hidden.
+ */
+export function readIndexForLookup(): ArchiveIndex {
+  const { index } = readArchiveIndex();
+  if (archivedCounts().pending !== true || index.entries.size === 0) return index;
+  return indexBackedByRows(index, archivedKeys());
 }
 
 /** 台帳アーカイブ, created when missing, with the archive's headers and any header the 台帳 has beyond ours. */
@@ -186,6 +205,25 @@ export function archivedJournalHolders(canonicalId: (id: string) => string): Map
   for (const row of grid.slice(1)) {
     const id = String(row[journal] ?? '').trim();
     if (id !== '') out.set(canonicalId(id), String(row[key] ?? '').trim());
+  }
+  return out;
+}
+
+/**
+ * The keys 台帳アーカイブ holds, from one read of its キー column (two small calls find it): for a caller
+ * that must know a row is really there, not only indexed (a run killed between its index write and its
+ * copy leaves index entries ahead of the sheet). Empty when there is no archive sheet.
+ */
+export function archivedKeys(): Set<string> {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(ARCHIVE_SHEET);
+  const out = new Set<string>();
+  if (!sheet) return out;
+  const key = headerIndex(readHeaderRow(sheet)).get('キー');
+  const last = sheet.getLastRow();
+  if (key === undefined || last < 2) return out;
+  for (const [v] of sheet.getRange(2, key + 1, last - 1, 1).getValues()) {
+    const k = String(v ?? '').trim();
+    if (k !== '') out.add(k);
   }
   return out;
 }

@@ -337,6 +337,15 @@ describe('archive: a kill at every call of the run', () => {
         const both = keys.filter((k) => (at.get(k) ?? []).length > 1).length;
         const missing = keys.filter((k) => !at.has(k)).length;
         assert.equal(missing, 0, `kill at ${n} (${calls[n - 1]}): ${missing} keys in neither place`);
+        // An archived row is never outside the index, even for a moment: a 台帳 a person deletes now
+        // must not make an archived row look new.
+        const entries = indexEntries(w);
+        const outside = archived(w).filter((r) => !entries.has(remoteTagOf(String(r.キー)).slice(3)));
+        assert.equal(
+          outside.length,
+          0,
+          `kill at ${n} (${calls[n - 1]}): ${outside.length} archived, unindexed`,
+        );
         // Before any further archive run: an import adds nothing, a post sends nothing twice.
         const imp = ok(w, 'importTransactions');
         assert.equal(imp.added, 0, `kill at ${n}: import added ${imp.added}`);
@@ -365,6 +374,89 @@ describe('archive: a kill at every call of the run', () => {
         matrix.push(`${n} ${calls[n - 1]}: both ${both}`);
       }
       console.log(`kill matrix (${policy}):\n${matrix.join('\n')}`);
+    });
+  }
+});
+
+describe('archive: a kill after the copy, then the 台帳 deleted', () => {
+  test('an archived event row stays findable: the resent event is a duplicate, not a second journal', () => {
+    const w = kichoWorld();
+    const src = w.emu.world.spreadsheet.sheets.find((x) => x.name === '取込元');
+    assert.ok(src);
+    src.setValue(src.lastRow() + 1, 1, 'shop');
+    src.setValue(src.lastRow(), 2, '売掛金');
+    const made = w.run('rotateWebhookSecret').value as { fullUrl: string };
+    const secret = new URL(made.fullUrl).searchParams.get('key') as string;
+    const body = JSON.stringify({
+      source: 'shop',
+      events: [{ id: 'o1', date: '2026-05-01', amount: 3300, direction: '入金', description: '注文 o1' }],
+    });
+    const send = () => answerOf(postToWebApp(w.emu, { query: { key: secret }, body }))?.results[0].status;
+    assert.equal(send(), 'accepted');
+    const key = String(w.ledger().find((r) => String(r.キー).startsWith('evt:'))?.キー);
+    approve(w, [key], '売上高');
+    ok(w, 'postApproved');
+    assert.equal(journalCount(w, key), 1);
+    w.setSetting('アーカイブまでの月数', '0');
+    // Killed at the first call after the archive's rows were written and flushed: the copy exists,
+    // the 台帳 row too.
+    let armed = 0;
+    w.emu.world.beforeCall = (_exec, call) => {
+      const sheet = w.emu.world.spreadsheet.sheets.find((x) => x.name === ARCHIVE);
+      const at = call.a[0] as { sh?: number; r?: number } | undefined;
+      if (call.m === 'setValues' && sheet && at?.sh === sheet.id && (at.r ?? 0) >= 2) armed = 1;
+      else if (armed === 1 && call.m === 'flush') armed = 2;
+      else if (armed === 2) return 'kill';
+      return undefined;
+    };
+    assert.equal(w.run('archiveLedger').status, 'killed');
+    w.emu.world.beforeCall = undefined;
+    assert.equal(armed, 2);
+    assert.ok(archived(w).some((r) => r.キー === key));
+    // A person deletes the 台帳, sets up again and restores from MF (an event row cannot be rebuilt).
+    const book = w.emu.world.spreadsheet;
+    book.sheets = book.sheets.filter((x) => x.name !== '台帳');
+    ok(w, 'setup');
+    ok(w, 'restoreLedgerFromMf');
+    assert.equal(send(), 'duplicate');
+    ok(w, 'postApproved');
+    assert.equal(journalCount(w, key), 1);
+    assert.equal(
+      w.ledger().filter((r) => r.キー === key).length + archived(w).filter((r) => r.キー === key).length,
+      1,
+    );
+  });
+  for (const order of ['import first', 'archive run first'] as const) {
+    test(`killed between its index write and its copy, then the 台帳 deleted: every line comes back (${order})`, () => {
+      const { w, keys, done, excluded } = smallWorld('buffer');
+      // Killed at the first call after the index's counts were mirrored: keys indexed, nothing copied.
+      let armed = false;
+      w.emu.world.beforeCall = (_exec, call) => {
+        if (armed) return 'kill';
+        armed = call.m === 'set' && JSON.stringify(call.a).includes('KICHO_ARCHIVE');
+        return undefined;
+      };
+      assert.equal(w.run('archiveLedger').status, 'killed');
+      w.emu.world.beforeCall = undefined;
+      assert.equal(archived(w).length, 0);
+      assert.equal(indexEntries(w).size, done.length + excluded.length);
+      const book = w.emu.world.spreadsheet;
+      book.sheets = book.sheets.filter((x) => x.name !== '台帳');
+      ok(w, 'setup');
+      const restored = ok(w, 'restoreLedgerFromMf');
+      assert.doesNotMatch(restored.messages.join(' '), /アーカイブ済み/);
+      for (const k of done) assert.ok(places(w).has(k), `${k} not restored`);
+      if (order === 'archive run first') {
+        // The unfinished run's entries for 除外 rows now gone leave the index (nothing was copied).
+        const settled = ok(w, 'archiveLedger');
+        assert.match(settled.messages.join(' '), /索引から外しました/);
+      }
+      // 除外 lines are 未仕訳 in MF: the import brings them back.
+      ok(w, 'importTransactions');
+      for (const k of keys) assert.ok(places(w).has(k), `${k} lost`);
+      // The next archive run keeps the 台帳 rows and drops the index entries nothing backs.
+      ok(w, 'archiveLedger');
+      settledCheck(w, keys, `after the restore (${order})`);
     });
   }
 });
