@@ -440,6 +440,8 @@ describe('archive: a kill after the copy, then the 台帳 deleted', () => {
       w.emu.world.beforeCall = undefined;
       assert.equal(archived(w).length, 0);
       assert.equal(indexEntries(w).size, done.length + excluded.length);
+      const mark = () => String(w.emu.world.properties.script.get('KICHO_ARCHIVE'));
+      assert.match(mark(), /"pending":true/);
       const book = w.emu.world.spreadsheet;
       book.sheets = book.sheets.filter((x) => x.name !== '台帳');
       ok(w, 'setup');
@@ -457,6 +459,7 @@ describe('archive: a kill after the copy, then the 台帳 deleted', () => {
       // The next archive run keeps the 台帳 rows and drops the index entries nothing backs.
       ok(w, 'archiveLedger');
       settledCheck(w, keys, `after the restore (${order})`);
+      assert.doesNotMatch(mark(), /pending/);
     });
   }
 });
