@@ -152,7 +152,7 @@ function settle(
   if (adopt.size > 0) messages.push(ARCHIVE_MSG.adopted(adopt.size));
   if (strays.length > 0) messages.push(ARCHIVE_MSG.strays(strays));
   if (released.length > 0) messages.push(ARCHIVE_MSG.released(released.length));
-  if (missing > 0) messages.push(ARCHIVE_MSG.missingRows(missing));
+  if (missing > 0) messages.push((pending ? ARCHIVE_MSG.keptUnbacked : ARCHIVE_MSG.missingRows)(missing));
   if (deletion.putBack > 0) messages.push(ARCHIVE_MSG.putBack(deletion.putBack));
   return { cells: written, doubled };
 }

@@ -378,54 +378,62 @@ describe('archive: a kill at every call of the run', () => {
   }
 });
 
-describe('archive: a kill after the copy, then the 台帳 deleted', () => {
-  test('an archived event row stays findable: the resent event is a duplicate, not a second journal', () => {
-    const w = kichoWorld();
-    const src = w.emu.world.spreadsheet.sheets.find((x) => x.name === '取込元');
-    assert.ok(src);
-    src.setValue(src.lastRow() + 1, 1, 'shop');
-    src.setValue(src.lastRow(), 2, '売掛金');
-    const made = w.run('rotateWebhookSecret').value as { fullUrl: string };
-    const secret = new URL(made.fullUrl).searchParams.get('key') as string;
-    const body = JSON.stringify({
-      source: 'shop',
-      events: [{ id: 'o1', date: '2026-05-01', amount: 3300, direction: '入金', description: '注文 o1' }],
+describe('archive: a kill mid-run, then the 台帳 deleted', () => {
+  for (const when of ['after the copy', 'before the copy'] as const) {
+    test(`an archived event row stays findable (killed ${when}): a resent event is a duplicate, no second journal`, () => {
+      const w = kichoWorld();
+      const src = w.emu.world.spreadsheet.sheets.find((x) => x.name === '取込元');
+      assert.ok(src);
+      src.setValue(src.lastRow() + 1, 1, 'shop');
+      src.setValue(src.lastRow(), 2, '売掛金');
+      const made = w.run('rotateWebhookSecret').value as { fullUrl: string };
+      const secret = new URL(made.fullUrl).searchParams.get('key') as string;
+      const body = JSON.stringify({
+        source: 'shop',
+        events: [{ id: 'o1', date: '2026-05-01', amount: 3300, direction: '入金', description: '注文 o1' }],
+      });
+      const send = () => answerOf(postToWebApp(w.emu, { query: { key: secret }, body }))?.results[0].status;
+      assert.equal(send(), 'accepted');
+      const key = String(w.ledger().find((r) => String(r.キー).startsWith('evt:'))?.キー);
+      approve(w, [key], '売上高');
+      ok(w, 'postApproved');
+      assert.equal(journalCount(w, key), 1);
+      w.setSetting('アーカイブまでの月数', '0');
+      // After the copy: killed at the first call after the archive's rows were written and flushed (the
+      // copy exists, the 台帳 row too). Before it: at the first call after the index's counts were
+      // mirrored (the key indexed, nothing copied).
+      let armed = 0;
+      w.emu.world.beforeCall = (_exec, call) => {
+        if (armed === 2) return 'kill';
+        const sheet = w.emu.world.spreadsheet.sheets.find((x) => x.name === ARCHIVE);
+        const at = call.a[0] as { sh?: number; r?: number } | undefined;
+        if (when === 'before the copy') {
+          if (call.m === 'set' && JSON.stringify(call.a).includes('KICHO_ARCHIVE')) armed = 2;
+        } else if (call.m === 'setValues' && sheet && at?.sh === sheet.id && (at.r ?? 0) >= 2) armed = 1;
+        else if (armed === 1 && call.m === 'flush') armed = 2;
+        return undefined;
+      };
+      assert.equal(w.run('archiveLedger').status, 'killed');
+      w.emu.world.beforeCall = undefined;
+      assert.equal(
+        archived(w).some((r) => r.キー === key),
+        when === 'after the copy',
+      );
+      // A person deletes the 台帳, sets up again and restores from MF (an event row cannot be rebuilt).
+      const book = w.emu.world.spreadsheet;
+      book.sheets = book.sheets.filter((x) => x.name !== '台帳');
+      ok(w, 'setup');
+      ok(w, 'restoreLedgerFromMf');
+      assert.equal(send(), 'duplicate');
+      ok(w, 'postApproved');
+      const next = ok(w, 'archiveLedger');
+      if (when === 'before the copy') assert.match(next.messages.join(' '), /キーは索引に残しました/);
+      assert.equal(send(), 'duplicate');
+      ok(w, 'postApproved');
+      assert.equal(journalCount(w, key), 1);
+      assert.ok(indexEntries(w).has(remoteTagOf(key).slice(3)));
     });
-    const send = () => answerOf(postToWebApp(w.emu, { query: { key: secret }, body }))?.results[0].status;
-    assert.equal(send(), 'accepted');
-    const key = String(w.ledger().find((r) => String(r.キー).startsWith('evt:'))?.キー);
-    approve(w, [key], '売上高');
-    ok(w, 'postApproved');
-    assert.equal(journalCount(w, key), 1);
-    w.setSetting('アーカイブまでの月数', '0');
-    // Killed at the first call after the archive's rows were written and flushed: the copy exists,
-    // the 台帳 row too.
-    let armed = 0;
-    w.emu.world.beforeCall = (_exec, call) => {
-      const sheet = w.emu.world.spreadsheet.sheets.find((x) => x.name === ARCHIVE);
-      const at = call.a[0] as { sh?: number; r?: number } | undefined;
-      if (call.m === 'setValues' && sheet && at?.sh === sheet.id && (at.r ?? 0) >= 2) armed = 1;
-      else if (armed === 1 && call.m === 'flush') armed = 2;
-      else if (armed === 2) return 'kill';
-      return undefined;
-    };
-    assert.equal(w.run('archiveLedger').status, 'killed');
-    w.emu.world.beforeCall = undefined;
-    assert.equal(armed, 2);
-    assert.ok(archived(w).some((r) => r.キー === key));
-    // A person deletes the 台帳, sets up again and restores from MF (an event row cannot be rebuilt).
-    const book = w.emu.world.spreadsheet;
-    book.sheets = book.sheets.filter((x) => x.name !== '台帳');
-    ok(w, 'setup');
-    ok(w, 'restoreLedgerFromMf');
-    assert.equal(send(), 'duplicate');
-    ok(w, 'postApproved');
-    assert.equal(journalCount(w, key), 1);
-    assert.equal(
-      w.ledger().filter((r) => r.キー === key).length + archived(w).filter((r) => r.キー === key).length,
-      1,
-    );
-  });
+  }
   for (const order of ['import first', 'archive run first'] as const) {
     test(`killed between its index write and its copy, then the 台帳 deleted: every line comes back (${order})`, () => {
       const { w, keys, done, excluded } = smallWorld('buffer');
