@@ -96,7 +96,7 @@ export function finishArchiveRun(index: ArchiveIndex): void {
  */
 export function readIndexForLookup(): ArchiveIndex {
   const { index } = readArchiveIndex();
-  if (archivedCounts().pending !== true || index.entries.size === 0) return index;
+  if (index.entries.size === 0 || archivedCounts().pending !== true) return index;
   return indexBackedByRows(index, archivedKeys());
 }
 
