@@ -46,8 +46,10 @@ import {
   archivedRows,
   archiveSheet,
   columnsOf,
+  countArchivedCopies,
   deleteRowsChecked,
   finishArchiveRun,
+  type MirrorMark,
   readArchiveIndex,
   readGrid,
   writeArchiveIndex,
@@ -69,8 +71,8 @@ interface Pass {
 }
 
 /** The index written, and how many cells it now takes (a shorter one clears the rest next time). */
-function saveIndex(index: ArchiveIndex, cells: number, pending?: boolean): number {
-  writeArchiveIndex(index, cells, pending);
+function saveIndex(index: ArchiveIndex, cells: number, mark?: MirrorMark): number {
+  writeArchiveIndex(index, cells, mark);
   return formatIndex(index).length;
 }
 
@@ -146,7 +148,7 @@ function settle(
   for (const [hex, kind] of adopt) index.entries.set(hex, kind);
   for (const hex of released) index.entries.delete(hex);
   index.sheetRows = Math.max(0, deletion.after.length - 1);
-  const written = saveIndex(index, cells, false);
+  const written = saveIndex(index, cells, { pending: false });
   if (both.size > 0) messages.push(ARCHIVE_MSG.resolved(both.size));
   if (orphans > 0) messages.push(ARCHIVE_MSG.orphansDropped(orphans));
   if (adopt.size > 0) messages.push(ARCHIVE_MSG.adopted(adopt.size));
@@ -208,10 +210,13 @@ function archivePass(cutoff: string): Pass {
     // 2a. The keys go into the index before their copies exist (intent first, as 処理中 before a send):
     //     killed after this, each key is still live on the 台帳 and indexed, and the next run keeps the
     //     台帳 copy; killed after the copy, no archived row is ever outside the index — so a 台帳 a person
-    //     deletes meanwhile cannot make an archived event or CSV row look new.
+    //     deletes meanwhile cannot make an archived event or CSV row look new. The mirror keeps counting
+    //     only what the archive holds until the copies read back (the rows are still on the 台帳, and
+    //     counted twice they would hide rows a person deletes meanwhile from the sent-rows watch).
+    const held = countsOf(index);
     for (const row of plan.move) index.entries.set(tagDigits(row.record.キー), kindOf(row.record));
     index.sheetRows += plan.move.length;
-    cells = saveIndex(index, cells, true);
+    cells = saveIndex(index, cells, { pending: true, counts: held });
     const { first, back } = appendAndReadBack(archive, copies, header.length);
     const verified = plan.move.filter((_, i) => back[i] && sameCells(header, copies[i], back[i]));
     // 3. A copy that did not read back leaves the index again (its 台帳 row stays; the archive's row
@@ -223,7 +228,7 @@ function archivePass(cutoff: string): Pass {
     if (failed.length > 0 || rowsNow !== index.sheetRows) {
       index.sheetRows = rowsNow;
       cells = saveIndex(index, cells);
-    }
+    } else countArchivedCopies(index);
     if (failed.length > 0) messages.push(ARCHIVE_MSG.notVerified(failed.length));
     // 4. Remove from the 台帳 by key, only rows that still hold what was copied.
     const now2 = readGrid(ledger);

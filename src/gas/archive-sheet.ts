@@ -39,10 +39,25 @@ export function archivedRows(): number {
   return archivedCounts().rows;
 }
 
-/** `pending` as given, or as the mirror says now when undefined (a bring-back keeps it). */
-function mirror(index: ArchiveIndex, pending?: boolean): void {
-  const flag = pending ?? archivedCounts().pending === true;
-  const value = JSON.stringify({ ...countsOf(index), ...(flag ? { pending: true } : {}) });
+/**
+ * What the mirror says: `pending` as given, or as it says now when undefined (a bring-back keeps it);
+ * the counts of `index`, or `counts` when given (an archive run's intent write keeps the counts of the
+ * rows the archive holds, so the sent-rows watch never counts a row on the 台帳 twice).
+ */
+export interface MirrorMark {
+  pending?: boolean;
+  counts?: ArchivedCounts;
+}
+
+function mirror(index: ArchiveIndex, mark: MirrorMark = {}): void {
+  const flag = mark.pending ?? archivedCounts().pending === true;
+  const counts = mark.counts ?? countsOf(index);
+  const value = JSON.stringify({
+    rows: counts.rows,
+    mf: counts.mf,
+    csv: counts.csv,
+    ...(flag ? { pending: true } : {}),
+  });
   const props = PropertiesService.getScriptProperties();
   if (props.getProperty(COUNTS) !== value) props.setProperty(COUNTS, value);
 }
@@ -69,7 +84,7 @@ export function readArchiveIndex(): IndexRead {
  * The index into column A in one write (cells beyond the new length cleared in the same write),
  * flushed, then the counts mirrored: the mirror never counts an entry that is not on the sheet.
  */
-export function writeArchiveIndex(index: ArchiveIndex, previousCells: number, pending?: boolean): void {
+export function writeArchiveIndex(index: ArchiveIndex, previousCells: number, mark: MirrorMark = {}): void {
   const book = SpreadsheetApp.getActiveSpreadsheet();
   let sheet = book.getSheetByName(ARCHIVE_INDEX_SHEET);
   if (!sheet) {
@@ -81,12 +96,17 @@ export function writeArchiveIndex(index: ArchiveIndex, previousCells: number, pe
   ensureRows(sheet, cells.length);
   setCellBlocks(sheet, [{ row: 1, column: 1, cells: cells.map((c) => [toCell(c)]) }]);
   SpreadsheetApp.flush();
-  mirror(index, pending);
+  mirror(index, mark);
+}
+
+/** The archive run's copies read back: the mirror counts them (the run is still unfinished). */
+export function countArchivedCopies(index: ArchiveIndex): void {
+  mirror(index);
 }
 
 /** The archive run finished: its index entries all have their rows (or left the index again). */
 export function finishArchiveRun(index: ArchiveIndex): void {
-  mirror(index, false);
+  mirror(index, { pending: false });
 }
 
 /**

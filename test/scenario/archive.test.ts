@@ -470,6 +470,27 @@ describe('archive: a kill mid-run, then the 台帳 deleted', () => {
       assert.doesNotMatch(mark(), /pending/);
     });
   }
+  test('killed between its index write and its copy: rows a person then deletes still raise the alarm', () => {
+    const { w, done } = smallWorld('buffer');
+    let armed = false;
+    w.emu.world.beforeCall = (_exec, call) => {
+      if (armed) return 'kill';
+      armed = call.m === 'set' && JSON.stringify(call.a).includes('KICHO_ARCHIVE');
+      return undefined;
+    };
+    assert.equal(w.run('archiveLedger').status, 'killed');
+    w.emu.world.beforeCall = undefined;
+    // The keys are indexed but the rows are only on the 台帳: counted once, not twice.
+    const ledger = w.emu.world.spreadsheet.sheets.find((s) => s.name === '台帳');
+    assert.ok(ledger);
+    for (const key of done.slice(0, 2)) {
+      const at = ledger.rows.findIndex((r) => r?.v[0] === key);
+      assert.ok(at > 0, key);
+      ledger.rows.splice(at, 1);
+    }
+    const post = ok(w, 'postApproved');
+    assert.match(post.messages.join(' '), /MFに送った行（完了・不明・送信中）が 2 行なくなっています/);
+  });
 });
 
 describe('archive: people at work meanwhile', () => {
@@ -478,14 +499,13 @@ describe('archive: people at work meanwhile', () => {
     // An 除外 row (a 完了 row edited after posting stays on the 台帳 anyway: it is on 要確認).
     const target = excluded[1];
     let edited = false;
+    let marks = 0;
     w.emu.world.beforeCall = (_exec, call) => {
-      // The index is written (its counts mirrored): the copy is done, the removal not yet.
-      if (
-        !edited &&
-        call.s === 'properties' &&
-        call.m === 'set' &&
-        JSON.stringify(call.a).includes('KICHO_ARCHIVE')
-      ) {
+      // The index's counts mirrored a second time (the first is the intent, before the copy): the copy
+      // read back, the removal not yet.
+      if (call.s === 'properties' && call.m === 'set' && JSON.stringify(call.a).includes('KICHO_ARCHIVE'))
+        marks += 1;
+      if (!edited && marks === 2) {
         edited = true;
         w.edit(target, '勘定科目', '会議費');
       }
