@@ -302,6 +302,21 @@ function killAt(w: KichoWorld, n: number): string[] {
   return seen;
 }
 
+/**
+ * Runs archiveLedger killed at the first call after the index's counts were first mirrored (the
+ * intent write): keys indexed, nothing copied yet.
+ */
+function killAfterIndexWrite(w: KichoWorld): void {
+  let armed = false;
+  w.emu.world.beforeCall = (_exec, call) => {
+    if (armed) return 'kill';
+    armed = call.m === 'set' && JSON.stringify(call.a).includes('KICHO_ARCHIVE');
+    return undefined;
+  };
+  assert.equal(w.run('archiveLedger').status, 'killed');
+  w.emu.world.beforeCall = undefined;
+}
+
 /** Invariants after any number of archive runs: each key in one place, index = archive, one journal a key. */
 function settledCheck(w: KichoWorld, keys: readonly string[], label: string): void {
   const at = places(w);
@@ -437,15 +452,7 @@ describe('archive: a kill mid-run, then the 台帳 deleted', () => {
   for (const order of ['import first', 'archive run first'] as const) {
     test(`killed between its index write and its copy, then the 台帳 deleted: every line comes back (${order})`, () => {
       const { w, keys, done, excluded } = smallWorld('buffer');
-      // Killed at the first call after the index's counts were mirrored: keys indexed, nothing copied.
-      let armed = false;
-      w.emu.world.beforeCall = (_exec, call) => {
-        if (armed) return 'kill';
-        armed = call.m === 'set' && JSON.stringify(call.a).includes('KICHO_ARCHIVE');
-        return undefined;
-      };
-      assert.equal(w.run('archiveLedger').status, 'killed');
-      w.emu.world.beforeCall = undefined;
+      killAfterIndexWrite(w);
       assert.equal(archived(w).length, 0);
       assert.equal(indexEntries(w).size, done.length + excluded.length);
       const mark = () => String(w.emu.world.properties.script.get('KICHO_ARCHIVE'));
@@ -472,14 +479,7 @@ describe('archive: a kill mid-run, then the 台帳 deleted', () => {
   }
   test('killed between its index write and its copy: rows a person then deletes still raise the alarm', () => {
     const { w, done } = smallWorld('buffer');
-    let armed = false;
-    w.emu.world.beforeCall = (_exec, call) => {
-      if (armed) return 'kill';
-      armed = call.m === 'set' && JSON.stringify(call.a).includes('KICHO_ARCHIVE');
-      return undefined;
-    };
-    assert.equal(w.run('archiveLedger').status, 'killed');
-    w.emu.world.beforeCall = undefined;
+    killAfterIndexWrite(w);
     // The keys are indexed but the rows are only on the 台帳: counted once, not twice.
     const ledger = w.emu.world.spreadsheet.sheets.find((s) => s.name === '台帳');
     assert.ok(ledger);
