@@ -267,8 +267,9 @@ export function checkInvariants(
     }
   }
 
-  // 2 (cont.). Every archived row is in the key index, so no import can bring its line back (after the
-  // drain; a run killed between its copy and its index write leaves a copy the next archive run drops).
+  // 2 (cont.). Every archived row is in the key index, so no import can bring its line back (checked after
+  // the drain: a row a person puts into the archive is indexed by the next archive run; the run itself
+  // writes the index before it copies, so a kill never leaves an archived row outside it).
   if (e.settled) {
     const tags = indexedTags(world);
     const live = new Set(records(world, '台帳').map((r) => String(r.キー)));
