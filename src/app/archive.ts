@@ -31,8 +31,8 @@ import {
   formatIndex,
   kindOf,
   planArchive,
-  releasable,
   rowForm,
+  unbackedReleasable,
 } from '../core/archive';
 import { keyProblem } from '../core/key-check';
 import { mfKey, tagDigits } from '../core/keys';
@@ -42,8 +42,8 @@ import { SHEET } from '../core/schema';
 import { SETTING_NEEDS } from '../core/settings';
 import {
   appendAndReadBack,
-  archivedCounts,
   archivedRows,
+  archiveRunUnfinished,
   archiveSheet,
   columnsOf,
   countArchivedCopies,
@@ -131,12 +131,6 @@ function settle(
     } else strays.push(g + 1);
   }
   const bothTags = new Set([...both].map(tagDigits));
-  const unbacked = [...index.entries.keys()].filter((h) => !seen.has(h) && !bothTags.has(h));
-  // After a run stopped between its index write and its copy, entries no row backs are that run's
-  // intent for rows a person then deleted from the 台帳: the releasable ones leave the index, so the
-  // import or 台帳を復元 brings those lines back. Otherwise (a person deleted archive rows) they stay.
-  const released = pending ? unbacked.filter((h) => releasable(index.entries.get(h) ?? 'c')) : [];
-  const missing = unbacked.length - released.length;
   // The copies go first: killed here, the index still holds every key.
   const deletion = deleteRowsChecked(archive, grid, drop, keyCol);
   for (const hex of bothTags) {
@@ -146,7 +140,12 @@ function settle(
     index.entries.delete(hex);
   }
   for (const [hex, kind] of adopt) index.entries.set(hex, kind);
+  // After a run stopped between its index write and its copy, entries no row backs are that run's
+  // intent for rows a person then deleted from the 台帳: the releasable ones leave the index, so the
+  // import or 台帳を復元 brings those lines back. Otherwise (a person deleted archive rows) they stay.
+  const released = pending ? unbackedReleasable(index, seen) : [];
   for (const hex of released) index.entries.delete(hex);
+  const missing = [...index.entries.keys()].filter((h) => !seen.has(h)).length;
   index.sheetRows = Math.max(0, deletion.after.length - 1);
   const written = saveIndex(index, cells, { pending: false });
   if (both.size > 0) messages.push(ARCHIVE_MSG.resolved(both.size));
@@ -183,15 +182,7 @@ function archivePass(cutoff: string): Pass {
   const keyCol = lcols.get('キー') ?? 0;
   const tags = table.rows.map((r) => tagDigits(r.record.キー));
   const archive = archiveSheet(grid[0] ?? [], true) as GoogleAppsScript.Spreadsheet.Sheet;
-  const settled = settle(
-    table,
-    tags,
-    index,
-    archive,
-    read.cells,
-    archivedCounts().pending === true,
-    messages,
-  );
+  const settled = settle(table, tags, index, archive, read.cells, archiveRunUnfinished(), messages);
   let cells = settled.cells;
 
   const plan = planArchive(table, tags, index, cutoff);

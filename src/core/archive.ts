@@ -164,20 +164,14 @@ export function isArchived(index: ArchiveIndex, key: string): boolean {
 const RELEASABLE = new Set<ArchivedKind>(['x', 'm']);
 
 /**
- * The index as a lookup should see it after an archive run stopped between its index write and its
- * copy (`held`: the keys 台帳アーカイブ holds): releasable entries no row backs are left out.
+ * After an archive run stopped between its index write and its copy: the releasable entries no archive
+ * row backs (`heldTags`: the tags of the keys 台帳アーカイブ holds) — the ones a lookup leaves out and the
+ * next archive run takes out of the index.
  */
-export function indexBackedByRows(index: ArchiveIndex, held: ReadonlySet<string>): ArchiveIndex {
-  const heldTags = new Set([...held].map(tagDigits));
-  const entries = new Map(
-    [...index.entries].filter(([hex, kind]) => !RELEASABLE.has(kind) || heldTags.has(hex)),
-  );
-  return { entries, sheetRows: index.sheetRows };
-}
-
-/** Whether an entry no archive row backs may leave the index (see RELEASABLE). */
-export function releasable(kind: ArchivedKind): boolean {
-  return RELEASABLE.has(kind);
+export function unbackedReleasable(index: ArchiveIndex, heldTags: ReadonlySet<string>): string[] {
+  return [...index.entries]
+    .filter(([hex, kind]) => RELEASABLE.has(kind) && !heldTags.has(hex))
+    .map(([hex]) => hex);
 }
 
 /** An archived key's kind, or undefined. */

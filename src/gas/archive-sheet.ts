@@ -15,12 +15,13 @@ import {
   deletionBlocks,
   emptyIndex,
   formatIndex,
-  indexBackedByRows,
   lostRows,
   parseCounts,
   parseIndex,
+  unbackedReleasable,
 } from '../core/archive';
 import { headerIndex } from '../core/headers';
+import { tagDigits } from '../core/keys';
 import { setCellBlocks, toCell } from './cells';
 import { appendHeaders, ensureRows, readHeaderRow } from './workbook';
 
@@ -109,15 +110,22 @@ export function finishArchiveRun(index: ArchiveIndex): void {
   mirror(index, { pending: false });
 }
 
+/** Whether an archive run wrote index entries and has not finished (the mirror's pending mark). */
+export function archiveRunUnfinished(): boolean {
+  return archivedCounts().pending === true;
+}
+
 /**
  * The index for a lookup (imports, resent events): as read, or — while an archive run is unfinished —
- * without the releasable entries 台帳アーカイブ holds no row for (core indexBackedByRows), so a line whose
+ * without the releasable entries 台帳アーカイブ holds no row for (core unbackedReleasable), so a line whose
  * row was on a 台帳 that went missing in between comes back instead of staying hidden.
  */
 export function readIndexForLookup(): ArchiveIndex {
   const { index } = readArchiveIndex();
-  if (index.entries.size === 0 || archivedCounts().pending !== true) return index;
-  return indexBackedByRows(index, archivedKeys());
+  if (index.entries.size === 0 || !archiveRunUnfinished()) return index;
+  const held = new Set([...archivedKeys()].map(tagDigits));
+  for (const hex of unbackedReleasable(index, held)) index.entries.delete(hex);
+  return index;
 }
 
 /** 台帳アーカイブ, created when missing, with the archive's headers and any header the 台帳 has beyond ours. */
