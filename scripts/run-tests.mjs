@@ -54,6 +54,11 @@ function testFiles(entry, root = ROOT) {
     .filter((f) => f.endsWith('.test.ts'));
 }
 
+/**
+ * @param {string[]} levels
+ * @param {Record<string, string[]>} [levelMap]
+ * @param {string} [root]
+ */
 export function filesFor(levels, levelMap = LEVELS, root = ROOT) {
   return levels.flatMap((l) => levelMap[l].flatMap((e) => testFiles(e, root))).sort();
 }
@@ -121,6 +126,9 @@ export function summaryLine(runs) {
 /**
  * Runs the named levels (each file once; the `worlds` files again in each other Sheets world) and returns
  * every run's counts. Levels, world files and the root are parameters so the summary can be tested.
+ * @param {string[]} levels
+ * @param {{ levelMap?: Record<string, string[]>, worldFiles?: string[], worlds?: string[], root?: string,
+ *   log?: (line: string) => void, stdio?: 'inherit' | 'ignore' }} [options]
  */
 export function runLevels(
   levels,
