@@ -73,7 +73,7 @@ function currentFont(): string {
 
 /**
  * Whether a picture taken here can be compared with the committed one, and why not. Under another renderer
- * the check cannot say anything; on CI (CI=true) that is a failure, elsewhere it is said once, not hidden.
+ * the check cannot say anything: it is said once, not hidden.
  */
 export function sameRenderer(browserVersion: string): { same: boolean; why: string } {
   const major = Number(/^(\d+)\./.exec(browserVersion)?.[1] ?? 0);
@@ -106,7 +106,8 @@ export function checkGuideImage(file: string, name: string, browserVersion: stri
   if (!existsSync(committed)) return;
   const renderer = sameRenderer(browserVersion);
   if (!renderer.same) {
-    if (process.env.CI === 'true') throw new Error(`cannot check docs/images/${name}.png: ${renderer.why}`);
+    // Not a failure, even on CI: Debian updates chromium on its own schedule, and a security update must not
+    // turn every browser test red. The comparison itself is tested in guide-images.test.ts.
     if (!warned) console.warn(`# not comparing the guide's pictures: ${renderer.why}`);
     warned = true;
     return;
