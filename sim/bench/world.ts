@@ -149,6 +149,7 @@ export function fillExistingRows(ledger: SheetModel, e: number, dataset: MfDatas
       補助科目: t.subAccount ?? '',
       税区分: t.tax ?? '',
       取引先: t.partner ?? '',
+      インボイス: '',
       操作: '',
       判定元: 'ルール#1',
       判定根拠: `ルール#1: 摘要が部分一致「${t.content.slice(0, 4)}」 → ${t.account}`,
