@@ -4,6 +4,7 @@
  * are written under the lock again, by key, only to rows still exactly as claimed.
  */
 import { AI_RUN_MSG, type AiOutcome, type AiPolicy, outcomeOf } from '../core/ai/answer';
+import type { InvoiceJudging } from '../core/classify';
 import {
   AI_FAILURE_BURST,
   AI_STOP_CALLING_AT_MS,
@@ -103,6 +104,7 @@ export function judgeClaimed(
   settings: Settings,
   masters: Masters,
   claim: AiClaim,
+  invoice?: InvoiceJudging,
 ): AiJudgeSummary {
   toast(ctx.fromTrigger, `AIに判定を依頼しています（${claim.candidates.length} 件）…`);
   const http = urlFetchPort();
@@ -111,6 +113,7 @@ export function judgeClaimed(
     model: config.model,
     threshold: settings.aiThreshold,
     autoApprove: settings.aiAutoApprove,
+    ...(invoice ? { invoice } : {}),
   };
   const secret = (text: string) => redactSecrets(text, [config.apiKey]);
   const outcomes = new Map<string, AiOutcome>();

@@ -298,3 +298,29 @@ export function invoiceForSend(record: LedgerRecord, masters: Masters, policy: I
 export function isUndocumentedWrite(kind: InvoiceKind): boolean {
   return !DOCUMENT_WRITE_KINDS.includes(kind);
 }
+
+/** KICHO_INVOICE_KINDS as stored: what MF did with each kind; anything unreadable is nothing known. */
+export function parseKindsSeen(raw: string | null): KindsSeen {
+  if (!raw) return {};
+  try {
+    const value = JSON.parse(raw) as unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+    const out: KindsSeen = {};
+    for (const [kind, entry] of Object.entries(value as Record<string, unknown>)) {
+      const e = entry as { seen?: unknown; at?: unknown } | null;
+      if (!/^INVOICE_KIND_[A-Z0-9_]+$/.test(kind) || !e || typeof e.at !== 'string') continue;
+      if (e.seen === 'accepted' || e.seen === 'refused') out[kind as InvoiceKind] = { seen: e.seen, at: e.at };
+    }
+    return out;
+  } catch (_e) {
+    return {};
+  }
+}
+
+/** The 区分 policy of a run: its 設定 and what MF was seen taking. */
+export function invoicePolicy(
+  settings: { holdUndecidedInvoice: boolean; specialRule: SpecialRule },
+  seen: KindsSeen,
+): InvoicePolicy {
+  return { holdUndecided: settings.holdUndecidedInvoice, special: settings.specialRule, seen };
+}
