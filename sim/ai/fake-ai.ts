@@ -91,8 +91,16 @@ const GUESSES: readonly [RegExp, string][] = [
  * registered issuers, a fare or a stamp is credited with the books alone, anything else it cannot tell.
  */
 const INVOICE_GUESSES: readonly [RegExp, string, string][] = [
-  [/JR|バス|スイカ|SUICA|キリツテ/i, '帳簿のみ', '3万円未満の運賃や郵便切手は請求書なしで控除できる取引です。'],
-  [/セブン|ローソン|ファミリーマート|スターバツクス|スターバックス/, '適格', '全国チェーンは適格請求書発行事業者です。'],
+  [
+    /JR|バス|スイカ|SUICA|キリツテ/i,
+    '帳簿のみ',
+    '3万円未満の運賃や郵便切手は請求書なしで控除できる取引です。',
+  ],
+  [
+    /セブン|ローソン|ファミリーマート|スターバツクス|スターバックス/,
+    '適格',
+    '全国チェーンは適格請求書発行事業者です。',
+  ],
   [/スシ|寿司|イザカヤ/, '非適格', '個人経営の飲食店で、登録番号のない領収書と判断しました。'],
 ];
 

@@ -4,7 +4,6 @@
  * are written under the lock again, by key, only to rows still exactly as claimed.
  */
 import { AI_RUN_MSG, type AiOutcome, type AiPolicy, outcomeOf } from '../core/ai/answer';
-import type { InvoiceJudging } from '../core/classify';
 import {
   AI_FAILURE_BURST,
   AI_STOP_CALLING_AT_MS,
@@ -22,6 +21,7 @@ import {
   DEFAULT_MODEL,
   readAiResponse,
 } from '../core/ai/providers';
+import type { InvoiceJudging } from '../core/classify';
 import { applyChanges, indexByKey, type LedgerRow, type RowChange } from '../core/ledger';
 import type { Masters } from '../core/masters';
 import { HttpNotSentError, HttpTransportError, underLock } from '../core/ports';

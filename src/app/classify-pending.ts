@@ -80,7 +80,10 @@ export function runClassify(ctx: RunContext): RunResult {
     const ops = applyOperations(table.rows, masters, ctx.who, now);
     const after = applyChanges(table, ops);
     // With AI on, rows no rule matched stay 未判定 and are claimed for the AI step below.
-    const ruled = classifyRows(after.rows, rules, masters, now, { keepUnmatched: ai.config !== null, invoice });
+    const ruled = classifyRows(after.rows, rules, masters, now, {
+      keepUnmatched: ai.config !== null,
+      invoice,
+    });
     // Deposits no rule decided may settle an open 売掛金 (売掛金チェック); they then skip the AI.
     const deposits = suggestDeposits(applyChanges(after, ruled).rows, ruled, masters, settings, now);
     const decisions = merge([...ruled, ...deposits]);

@@ -4,9 +4,9 @@
  */
 
 import { csvDryRunWarnings } from '../core/csv/warnings';
-import { invoicePolicy } from '../core/invoice';
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
 import { scriptJson } from '../core/html';
+import { invoicePolicy } from '../core/invoice';
 import type { KichoJournalsInMf } from '../core/lost-ledger';
 import { mfBehaviourWarnings } from '../core/mf-behaviour';
 import type { RuleFinding } from '../core/rules/diagnostics';

@@ -127,14 +127,22 @@ export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
     const invoice = invoiceForSend(c.record, ctx.masters, ctx.invoice ?? DEFAULT_INVOICE_POLICY);
     if (resolved.ok && invoice.kind === 'hold') {
       countInvoice('未判定・止める');
-      lines.push({ category: '要確認', record: c.record, note: `送信前の確認で止まります: ${invoice.problem}` });
+      lines.push({
+        category: '要確認',
+        record: c.record,
+        note: `送信前の確認で止まります: ${invoice.problem}`,
+      });
     } else if (resolved.ok && invoice.kind === 'refused') {
       countInvoice('MFが受け付けない区分');
       lines.push({ category: '失敗', record: c.record, note: invoice.problem });
     } else if (resolved.ok) {
       toSend.push(c.key);
       const label =
-        invoice.kind === 'send' ? invoice.label : invoice.kind === 'omit-undecided' ? '未判定（区分なしで登録）' : '区分なし';
+        invoice.kind === 'send'
+          ? invoice.label
+          : invoice.kind === 'omit-undecided'
+            ? '未判定（区分なしで登録）'
+            : '区分なし';
       countInvoice(label);
       if (invoice.kind === 'omit-undecided') undecidedSent++;
       const how =

@@ -74,7 +74,11 @@ export function defaultFor(
   let best: InvoiceDefault | undefined;
   for (const d of defaults) {
     const name = normalizeText(d.partner).toLowerCase();
-    if (name.length >= 2 && text.includes(name) && (!best || name.length > normalizeText(best.partner).length))
+    if (
+      name.length >= 2 &&
+      text.includes(name) &&
+      (!best || name.length > normalizeText(best.partner).length)
+    )
       best = d;
   }
   return best;
@@ -98,19 +102,24 @@ export function judgeInvoice(
   });
   const purchase = purchaseKind(record, sources.masters);
   if (purchase.kind === 'not-purchase')
-    return { cell: normalizeText(record.入出金) === '出金' ? '対象外' : '', basis: '', undecided: false, notes };
+    return {
+      cell: normalizeText(record.入出金) === '出金' ? '対象外' : '',
+      basis: '',
+      undecided: false,
+      notes,
+    };
   const date = record.取引日;
   if (date < INVOICE_START) return { cell: '', basis: '', undecided: false, notes };
   const notNeeded = notNeededReason(date, sources.masters, sources.special);
-  if (notNeeded)
-    return { cell: '', basis: `インボイス: 判定不要（${notNeeded}）`, undecided: false, notes };
+  if (notNeeded) return { cell: '', basis: `インボイス: 判定不要（${notNeeded}）`, undecided: false, notes };
 
   const rule = said.rule;
   if (rule && rule.say !== '' && rule.say !== '未判定')
     return decided(SAY_AS_CELL(rule.say), `${rule.source}${withBooks(rule.say)}`);
 
   const partnerName = record.取引先.trim();
-  const partner = partnerName === '' ? undefined : sources.masters.partners.find((p) => same(p.name, partnerName));
+  const partner =
+    partnerName === '' ? undefined : sources.masters.partners.find((p) => same(p.name, partnerName));
   if (partner?.registrationNumber) {
     const checked = checkRegistrationNumber(partner.registrationNumber);
     if (checked.ok) return decided('適格', `MFの取引先「${partner.name}」の登録番号 ${checked.number}`);
@@ -124,7 +133,8 @@ export function judgeInvoice(
   const kept = defaultFor(sources.defaults, record);
   if (kept) {
     const where = `取引先インボイス ${kept.rowNumber}行目「${kept.partner}」`;
-    if (kept.say !== '' && kept.say !== '未判定') return decided(SAY_AS_CELL(kept.say), `${where}${withBooks(kept.say)}`);
+    if (kept.say !== '' && kept.say !== '未判定')
+      return decided(SAY_AS_CELL(kept.say), `${where}${withBooks(kept.say)}`);
     if (kept.registration !== '') {
       const checked = checkRegistrationNumber(kept.registration);
       if (checked.ok) return decided('適格', `${where}の登録番号 ${checked.number}`);

@@ -19,7 +19,7 @@
  *   a person chose that (設定 インボイス未判定の扱い).
  */
 import type { LedgerRecord } from './ledger';
-import type { Masters } from './masters';
+import { type Masters, TAX_METHOD_LABELS } from './masters';
 import { normalizeText } from './text';
 
 export const INVOICE_HEADER = 'インボイス';
@@ -183,16 +183,6 @@ export function purchaseKind(
 
 // Offices for which the 区分 does not matter
 
-/** MF's 課税形式 (GET /term_settings tax_method). */
-export type TaxMethod = 'FREE' | 'SIMPLE' | 'PROPORTIONAL_ALLOCATION' | 'INDIVIDUAL_ALLOCATION';
-
-export const TAX_METHOD_LABELS: Readonly<Record<TaxMethod, string>> = {
-  FREE: '免税事業者',
-  SIMPLE: '簡易課税',
-  PROPORTIONAL_ALLOCATION: '原則課税（一括比例配分方式）',
-  INDIVIDUAL_ALLOCATION: '原則課税（個別対応方式）',
-};
-
 /** 設定 消費税の特例: the two 特例 MF cannot tell (chosen when the return is filed). */
 export const SPECIAL_RULES = ['なし', '2割特例', '3割特例'] as const;
 export type SpecialRule = (typeof SPECIAL_RULES)[number];
@@ -309,7 +299,8 @@ export function parseKindsSeen(raw: string | null): KindsSeen {
     for (const [kind, entry] of Object.entries(value as Record<string, unknown>)) {
       const e = entry as { seen?: unknown; at?: unknown } | null;
       if (!/^INVOICE_KIND_[A-Z0-9_]+$/.test(kind) || !e || typeof e.at !== 'string') continue;
-      if (e.seen === 'accepted' || e.seen === 'refused') out[kind as InvoiceKind] = { seen: e.seen, at: e.at };
+      if (e.seen === 'accepted' || e.seen === 'refused')
+        out[kind as InvoiceKind] = { seen: e.seen, at: e.at };
     }
     return out;
   } catch (_e) {

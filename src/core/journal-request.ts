@@ -15,7 +15,12 @@ const REMARK_LIMIT = 200;
  * `invoiceKind`: the purchase's インボイス区分 (core/invoice.ts invoiceForSend), left out otherwise — a 入金's
  * counter account is MF's credit side, which takes none.
  */
-export function journalizeRequest(record: LedgerRecord, masters: Masters, key: LedgerKey, invoiceKind?: string) {
+export function journalizeRequest(
+  record: LedgerRecord,
+  masters: Masters,
+  key: LedgerKey,
+  invoiceKind?: string,
+) {
   const resolved = resolvePosting(masters, {
     勘定科目: record.勘定科目,
     補助科目: record.補助科目,

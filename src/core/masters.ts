@@ -2,7 +2,6 @@
  * MF master data (accounts with sub-accounts, taxes, trade partners, connected accounts) and name
  * resolution: people and rules write names; MF wants ids (and a partner's code).
  */
-import { TAX_METHOD_LABELS } from './invoice';
 import { normalizeText } from './text';
 
 export interface MasterAccount {
@@ -46,6 +45,16 @@ export interface MasterPeriod {
   end: string;
   fiscalYear: number;
 }
+
+/** MF's 課税形式 (GET /term_settings tax_method), as the document names them. */
+export type TaxMethod = 'FREE' | 'SIMPLE' | 'PROPORTIONAL_ALLOCATION' | 'INDIVIDUAL_ALLOCATION';
+
+export const TAX_METHOD_LABELS: Readonly<Record<TaxMethod, string>> = {
+  FREE: '免税事業者',
+  SIMPLE: '簡易課税',
+  PROPORTIONAL_ALLOCATION: '原則課税（一括比例配分方式）',
+  INDIVIDUAL_ALLOCATION: '原則課税（個別対応方式）',
+};
 
 /** One fiscal year's 課税形式 (GET /term_settings tax_method: FREE, SIMPLE, PROPORTIONAL_ALLOCATION …). */
 export interface MasterTaxMethod {

@@ -4,8 +4,8 @@
  * moved columns.
  */
 import { headerIndex } from '../core/headers';
-import { PEOPLE_COLUMNS } from '../core/schema';
 import { INVOICE_CELLS } from '../core/invoice';
+import { PEOPLE_COLUMNS } from '../core/schema';
 import { OPERATIONS } from '../core/states';
 
 /** 完了 green, needs a person red, in flight amber, excluded grey (issue 3). */

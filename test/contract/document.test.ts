@@ -155,6 +155,7 @@ describe('the client, through its real code paths, keeps to the document in ever
     h.client.taxes();
     h.client.tradePartners();
     h.client.connectedAccounts();
+    h.client.termSettings();
     h.client.listTransactions({ startDate: '2026-01-01', endDate: '2026-06-30', statuses: ['none'] });
     const line = firstLine(h.mf, (t) => t.date >= '2026-04-01');
     const account = h.mf.findAccount('雑費').id;

@@ -160,7 +160,8 @@ export function parseRules(values: readonly (readonly unknown[])[]): {
     if (enabled === null) problem('有効', RULE_MSG.badEnabled(rowNumber, cellString(raw('有効'))));
 
     const invoice = readInvoiceSay(cellString(raw('インボイス')));
-    if (invoice === null) problem('インボイス', RULE_MSG.badInvoice(rowNumber, cellString(raw('インボイス'))));
+    if (invoice === null)
+      problem('インボイス', RULE_MSG.badInvoice(rowNumber, cellString(raw('インボイス'))));
 
     if (rowProblems.length > 0 || priority === null || priority === 'invalid' || !matchType) {
       problems.push(...rowProblems);
