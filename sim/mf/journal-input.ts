@@ -32,7 +32,7 @@ const MCP_INVOICE_KINDS: readonly InvoiceKind[] = [
 ];
 
 /** The reported text of MF's refusal of an invoice_kind (a receipt app's live field table, 2026-05-23) [O]. */
-export const INVOICE_KIND_REFUSED = 'インボイスは不正な値です';
+export const INVOICE_KIND_REFUSED = Messages.invoiceKindRefused;
 
 /** How the fake treats invoice_kind on a write (issue 27 switches; context.ts). */
 export type InvoiceRules = Pick<
