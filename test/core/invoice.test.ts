@@ -21,6 +21,7 @@ import {
 import { type InvoiceSources, judgeInvoice, parseInvoiceDefaults } from '../../src/core/invoice-judge';
 import type { Masters } from '../../src/core/masters';
 import { parseRules } from '../../src/core/rules';
+import { sha256Hex } from '../../src/core/sha256';
 import { ledgerRecord, ruleSheet } from '../helpers/fixtures';
 
 const MASTERS: Masters = {
@@ -339,7 +340,9 @@ describe('判定 order: rule, MF 取引先, AI, 取引先インボイス, 少額
 describe('指紋 (DESIGN §3) with the インボイス column', () => {
   test('a row posted before the column existed keeps its 指紋; filling it in afterwards is an edit', () => {
     const before = purchase({ 状態: '完了' });
-    const old = fingerprint(before);
+    // The 指紋 a row got before issue 27: the eight fields, by name.
+    const fields = ['取引日', '入出金', '金額', '摘要', '勘定科目', '補助科目', '税区分', '取引先'] as const;
+    const old = sha256Hex(fields.map((f) => `${f}=${String(before[f]).trim()}`).join('\n'));
     assert.equal(fingerprint({ ...before, インボイス: '' }), old);
     assert.notEqual(fingerprint({ ...before, インボイス: '非適格' }), old);
     assert.notEqual(
