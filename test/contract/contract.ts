@@ -220,10 +220,10 @@ export class Contract {
         typeof req.body === 'string' && req.body !== ''
           ? withDocumentKinds(JSON.parse(req.body), REFORM_KINDS)
           : null;
-      const again =
-        kinds?.replaced &&
-        this.api.validator.validateRequest({ ...request, body: JSON.stringify(kinds.value) }, op);
-      if (again && again.valid) add('invoice-kind-reform', 'request', 'a 令和8年度 invoice_kind', id);
+      const again = kinds?.replaced
+        ? this.api.validator.validateRequest({ ...request, body: JSON.stringify(kinds.value) }, op)
+        : null;
+      if (again?.valid) add('invoice-kind-reform', 'request', 'a 令和8年度 invoice_kind', id);
       else add(null, 'request', describeErrors(validated.errors as AjvError[]), id);
     }
 
