@@ -109,6 +109,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '消耗品費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {
@@ -118,6 +119,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '消耗品費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {
@@ -127,6 +129,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '旅費交通費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {
@@ -136,6 +139,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '旅費交通費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '帳簿のみ',
     有効: true,
   },
   {
@@ -145,6 +149,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '支払手数料',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {
@@ -154,6 +159,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '会議費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {
@@ -163,6 +169,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '消耗品費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {
@@ -172,6 +179,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '通信費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {

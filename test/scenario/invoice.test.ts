@@ -24,7 +24,11 @@ interface Lines {
 
 /** A world with five lines of its own in the window, imported; every request body MF receives is kept. */
 function world(options: FakeMfOptions = {}): { w: KichoWorld; keys: Lines; sent: HttpRequest[] } {
-  const w = kichoWorld({ ...options, window: ['2026-09-20', '2026-10-20'] });
+  const w = kichoWorld({
+    taxMethod: 'INDIVIDUAL_ALLOCATION',
+    ...options,
+    window: ['2026-09-20', '2026-10-20'],
+  });
   const sent: HttpRequest[] = [];
   const handle = w.mf.handle.bind(w.mf);
   w.mf.handle = (req) => {
