@@ -295,3 +295,50 @@ describe('reads of kinds the document does not list break nothing', () => {
     assert.equal(dry.counts.編集済み, 0);
   });
 });
+
+describe('本番前チェック learns which 区分 MF takes, and posting uses it', () => {
+  /** Asks, then ticks the posting question (the person's two clicks); the posting item's report. */
+  function postingCheck(w: KichoWorld): { result: string; detail: string } {
+    const asked = w.run('selfTest').value as {
+      reports: { id: string; confirmId?: string; question?: string }[];
+    };
+    const q = asked.reports.find((r) => r.id === 'mf-posting');
+    assert.ok(q?.question, JSON.stringify(q));
+    const done = w.run('selfTestConfirm', { args: [[q.confirmId ?? q.id]] }).value as {
+      reports: { id: string; result: string; detail: string }[];
+    };
+    const report = done.reports.find((r) => r.id === 'mf-posting');
+    assert.ok(report);
+    return report;
+  }
+
+  for (const [name, options, takes] of [
+    ['the document’s MF: 70 % refused, and the next 70 % row is stopped unsent', {}, false],
+    ['MF’s MCP world: 70 % taken, and the next 70 % row is sent', { invoiceKindsOnWrite: 'mcp' }, true],
+  ] as const) {
+    test(name, () => {
+      const { w, keys, sent } = world(options);
+      // Two rows wait: the one dated before the change, and the 70 % one, which the check picks.
+      for (const key of [keys.before, keys.after]) {
+        w.edit(key, '勘定科目', '外注費');
+        w.edit(key, 'インボイス', '非適格');
+        w.edit(key, '状態', '送信待ち');
+      }
+      const report = postingCheck(w);
+      const seen = JSON.parse(w.emu.world.properties.script.get('KICHO_INVOICE_KINDS') ?? '{}');
+      assert.equal(seen.INVOICE_KIND_UNQUALIFIED_70?.seen, takes ? 'accepted' : 'refused', report.detail);
+      assert.equal(rowOf(w, keys.after).状態, takes ? '完了' : '失敗');
+      if (!takes) assert.match(report.detail, /70%控除/);
+      // A further 70 % purchase: sent where MF takes it, stopped before sending where it does not.
+      w.edit(keys.undecided, '勘定科目', '外注費');
+      w.edit(keys.undecided, 'インボイス', '非適格');
+      w.edit(keys.undecided, '操作', '承認');
+      const before = sent.length;
+      w.run('postApproved');
+      const row = rowOf(w, keys.undecided);
+      assert.equal(row.状態, takes ? '完了' : '失敗');
+      const requests = sent.slice(before).filter((r) => String(r.body).includes(keys.undecided.slice(3)));
+      assert.equal(requests.length, takes ? 1 : 0);
+    });
+  }
+});
