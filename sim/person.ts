@@ -54,6 +54,8 @@ export function addRules(world: World, rules: readonly Record<string, unknown>[]
     const r = s.lastRow() + 1;
     for (const [h, v] of Object.entries(rule)) {
       const c = cols.get(h);
+      // A ルール sheet from before issue 27 has no インボイス column: a person copying rules leaves it out.
+      if (c === undefined && h === 'インボイス') continue;
       if (c === undefined) throw new Error(`no rule header ${h}`);
       s.setValue(r, c, v as never);
     }
