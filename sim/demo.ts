@@ -312,12 +312,88 @@ function demoRules(world: World, run: (name: string) => ExecutionResult): void {
   report('メニュー「判定する」（チェックした候補をルールに追加）', run('classifyPending'));
 }
 
+/** Where a row's インボイス区分 came from, as its 判定根拠 says (core/invoice-judge.ts). */
+function invoiceSource(basis: string): string | null {
+  const part = /インボイス: ([^／]*)/.exec(basis)?.[1] ?? '';
+  if (part.startsWith('ルール')) return 'ルール';
+  if (part.startsWith('MFの取引先')) return 'MFの取引先の登録番号';
+  if (part.startsWith('AI')) return 'AI';
+  if (part.startsWith('取引先インボイス')) return 'シート「取引先インボイス」';
+  return null;
+}
+
+/**
+ * インボイス区分 (issue 27): the column filled by rule, by MF 取引先, by AI and by the 取引先インボイス sheet,
+ * and a payment of 2026-10-15 to an unregistered seller posted at 70 % (the 令和8年度 step).
+ */
+function demoInvoice(world: World, run: (name: string) => ExecutionResult, url: string): void {
+  line('インボイス区分: 仕入れの売り手が登録事業者か（適格・非適格）。控除の割合は取引日から決まります。');
+  line(
+    '人の操作: ルール「ﾃﾞﾝｷﾀﾞｲ → 水道光熱費（取引先 東京電力…）」「ｽｽﾞｷﾃﾞｻﾞｲﾝ → 外注費（取引先 合同会社鈴木デザイン）」を追加し、シート「取引先インボイス」に「合同会社鈴木デザイン 非適格」と書き、取込終了日を 2026-10-31 に',
+  );
+  addRules(world, [
+    {
+      優先度: 5,
+      一致方法: '部分一致',
+      キーワード: 'ﾃﾞﾝｷﾀﾞｲ',
+      勘定科目: '水道光熱費',
+      取引先: '東京電力エナジーパートナー株式会社',
+      自動承認: 'はい',
+      有効: true,
+    },
+    {
+      優先度: 6,
+      一致方法: '部分一致',
+      キーワード: 'ｽｽﾞｷﾃﾞｻﾞｲﾝ',
+      入出金: '出金',
+      勘定科目: '外注費',
+      取引先: '合同会社鈴木デザイン',
+      自動承認: 'はい',
+      有効: true,
+    },
+  ]);
+  const kept = world.spreadsheet.sheets.find((x) => x.name === '取引先インボイス');
+  kept?.setValue(2, 1, '合同会社鈴木デザイン');
+  kept?.setValue(2, 2, '非適格');
+  setSetting(world, '取込終了日', '2026-10-31');
+  line();
+  report('メニュー「明細を取り込む」（7〜10 月の明細）', run('importTransactions'));
+  report('メニュー「判定する」（classifyPending）', run('classifyPending'));
+  report('メニュー「ドライラン」（インボイス区分ごとの件数）', run('dryRun'));
+  report('メニュー「登録を実行」（postApproved）', run('postApproved'));
+  const shown = new Set<string>();
+  for (const r of records(world, '台帳')) {
+    const source = invoiceSource(String(r.判定根拠));
+    if (!source || shown.has(source)) continue;
+    shown.add(source);
+    const basis = /インボイス: ([^／]*)/.exec(String(r.判定根拠))?.[1] ?? '';
+    line(`  ${source}: ${r.取引日} ${r.摘要} → インボイス「${r.インボイス}」（${basis}）／${r.状態}`);
+  }
+  const mf = nodeMfClient(url, TEST_API_KEY, TEST_OFFICE_CODE);
+  const row = records(world, '台帳').find((r) => r.取引日 === '2026-10-15' && String(r.摘要).includes('ｽｽﾞｷ'));
+  const journal = row
+    ? mf
+        .listJournals({ startDate: '2026-10-15', endDate: '2026-10-15' })
+        .find((j) => j.tags.includes(remoteTagOf(String(row.キー))))
+    : undefined;
+  const kind = journal?.branches[0]?.debitor?.invoice_kind;
+  line(
+    `2026-10-15 の鈴木デザインへの支払い: 台帳 ${row?.状態 ?? '？'}、MF の仕訳 ${journal?.id ?? 'なし'} のインボイス区分 ${kind ?? 'なし'}`,
+  );
+  if (kind !== 'INVOICE_KIND_UNQUALIFIED_70')
+    throw new Error('the 2026-10-15 purchase is not a 70 % journal');
+  line();
+}
+
 async function main(): Promise<void> {
   const server = await spawnFakeMf({
     seed: 1,
     faults: ['commit-then-timeout:2'],
     receivables: true,
     duplicates: true,
+    // MF's MCP server takes the 令和8年度 70 % kind (issue 27); the document's MF would refuse it (失敗).
+    invoiceKinds: 'mcp',
+    invoiceDemo: true,
   });
   try {
     const emu = new Emulator({ bundleDir: 'dist', owner: OWNER });
@@ -403,6 +479,7 @@ async function main(): Promise<void> {
     );
     demoDuplicates(emu, run);
     demoBalances(emu, run);
+    demoInvoice(emu.world, run, server.url);
 
     mkdirSync(OUT, { recursive: true });
     const file = path.join(OUT, 'ledger.html');

@@ -18,6 +18,13 @@ export function requiredHeaders(name: SheetName): readonly string[] {
   return SHEET_SPECS.find((s) => s.name === name)?.headers ?? [];
 }
 
+/**
+ * Headers 初期設定 adds but a run does not need to start (issue 27): a 台帳 from before the インボイス column
+ * keeps working after the new version is deployed (a purchase then waits as 未判定 until the column is
+ * there and filled in); the マスタ's 税区分ID and 登録番号 are filled on its next refresh.
+ */
+const OPTIONAL_HEADERS: ReadonlySet<string> = new Set(['インボイス', '税区分ID', '登録番号']);
+
 function texts(header: readonly unknown[]): Set<string> {
   return new Set(header.map((h) => String(h ?? '').trim()).filter((h) => h !== ''));
 }
@@ -62,7 +69,7 @@ export function shapeProblems(
       continue;
     }
     const present = texts(header);
-    const headers = requiredHeaders(sheet).filter((h) => !present.has(h));
+    const headers = requiredHeaders(sheet).filter((h) => !present.has(h) && !OPTIONAL_HEADERS.has(h));
     if (headers.length > 0) problems.push({ kind: 'missing-headers', sheet, headers });
   }
   return problems;

@@ -84,6 +84,7 @@ describe('parseRules', () => {
         補助科目: '事務用品',
         税区分: '課税仕入 10%',
         取引先: 'アマゾンジャパン',
+        インボイス: '',
         autoApprove: true,
         enabled: true,
         text: undefined,

@@ -44,6 +44,8 @@ export interface Side {
   sub_account_id?: string | null;
   tax_id?: string | null;
   trade_partner_code?: string | null;
+  /** インボイス区分 of a purchase (core/invoice.ts); only ever on the debit side. */
+  invoice_kind?: string;
   value: number;
 }
 
@@ -59,6 +61,8 @@ export function csvJournalRequest(
   source: CsvSource | undefined,
   masters: Masters,
   tag: string,
+  /** The purchase's インボイス区分 (core/invoice.ts invoiceForSend), on the expense side of a 出金 only. */
+  invoiceKind?: string,
 ):
   | {
       ok: true;
@@ -117,6 +121,7 @@ export function csvJournalRequest(
   // MF counts characters, not UTF-16 units: never cut an emoji's surrogate pair in half.
   const description = Array.from(record.摘要).slice(0, MEMO_LIMIT).join('');
   const expense = record.入出金 !== '入金';
+  if (invoiceKind !== undefined && expense) rowSide.invoice_kind = invoiceKind;
   return {
     ok: true,
     request: {
