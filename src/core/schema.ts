@@ -94,7 +94,13 @@ export const RULE_CANDIDATE_HEADERS = [
 
 export const SETTINGS_HEADERS = ['項目', '値'] as const;
 
-export const SOURCE_HEADERS = ['名前', '勘定科目', '補助科目'] as const;
+export const SOURCE_HEADERS = ['名前', '勘定科目', '補助科目', '取込形式'] as const;
+
+/**
+ * Headers 初期設定 adds but no run needs: a sheet from before they existed still works (取込形式 is the
+ * optional saved CSV layout of a 取込元, issue 26).
+ */
+export const OPTIONAL_HEADERS: Readonly<Record<string, readonly string[]>> = { 取込元: ['取込形式'] };
 
 export const MASTER_HEADERS = [
   '種別',
