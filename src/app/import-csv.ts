@@ -26,8 +26,8 @@ import {
   newSource,
   sourceNameProblem,
 } from '../core/csv/sources';
-import type { Masters } from '../core/masters';
 import { journalIdsByRemoteTag } from '../core/keys';
+import type { Masters } from '../core/masters';
 import { MF_BEHAVIOUR_MSG } from '../core/mf-behaviour';
 import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
@@ -152,7 +152,8 @@ export function runImportCsv(
   const effective = effectiveChoice(asked, known);
   if (!effective.ok) return { ok: false, count: 0, messages: [effective.reason] };
   const reading = readCsv(text, name, effective.choice, today());
-  if (reading.fatal) return { ok: false, count: 0, messages: [reading.fatal], candidates: reading.candidates };
+  if (reading.fatal)
+    return { ok: false, count: 0, messages: [reading.fatal], candidates: reading.candidates };
   const masters = readMasters();
 
   const messages: string[] = [];
@@ -338,7 +339,9 @@ export function csvPreview(base64: string, sourceName: string, layout?: unknown)
     const masters = readMasters();
     const source = listed ?? sourceFor(name, reading.layout, masters);
     if (!listed)
-      warnings.push(`取込元「${name}」はまだありません。取り込むと 勘定科目 ${accountText(source)} で追加します。`);
+      warnings.push(
+        `取込元「${name}」はまだありません。取り込むと 勘定科目 ${accountText(source)} で追加します。`,
+      );
     warnings.push(...doubleCountWarnings([source], masters));
     const index = readIndexForLookup();
     const lines = reading.lines.filter((l) => !archived(index, l));

@@ -22,7 +22,12 @@ export function readSources(): CsvSource[] {
 
 export function appendSource(source: CsvSource): void {
   appendRecords(ensureSheet(SHEET.sources).sheet, [
-    { 名前: source.name, 勘定科目: source.勘定科目, 補助科目: source.補助科目, 取込形式: source.取込形式 ?? '' },
+    {
+      名前: source.name,
+      勘定科目: source.勘定科目,
+      補助科目: source.補助科目,
+      取込形式: source.取込形式 ?? '',
+    },
   ]);
 }
 

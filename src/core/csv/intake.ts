@@ -204,12 +204,24 @@ function layoutLineKind(r: CsvRecord, layout: ResolvedLayout): Kind | null {
   if (readDate(r.fields, layout).ok) return f.some((x) => TOTAL_CELL.test(x)) ? 'total' : null;
   if (layout.layoutLines.some((re) => re.test(f.join(',')))) return 'note';
   if (f.some((x) => TOTAL_START.test(x))) return 'total';
-  // No date and no description: a layout's structure (a total with no label, a holder name under the
-  // header, a notice in another column), not a statement line.
+  // A layout's structure, not a statement line: only numbers (a total with no label: ,,,,,7720), or no
+  // description, no amount and nothing date-like (a holder name under the header, a notice). A line with
+  // text and an amount but no date (a discount) is a statement line that cannot be read: reported.
+  if (f.every((x) => x === '' || NUMBER_LIKE.test(x))) return 'note';
   const dateCell = 'at' in layout.date ? (f[layout.date.at] ?? '') : '';
-  if (joinDescription(descriptionParts(f, layout)) === '' && !/\d/.test(dateCell)) return 'note';
+  const amounts = layout.kind === 'split' ? [layout.withdrawal, layout.deposit] : layout.amount;
+  if (
+    joinDescription(descriptionParts(f, layout)) === '' &&
+    amounts.every((i) => (f[i] ?? '') === '') &&
+    !DATE_LIKE.test(dateCell)
+  )
+    return 'note';
   return null;
 }
+
+const NUMBER_LIKE = /^[-+△▲(]?[¥\\]?[\d,]+円?\)?$/;
+/** A cell that tries to be a date (a wrong one is reported, not skipped). */
+const DATE_LIKE = /^(\d{2,4}[/\-.年]\d|\d{6,8}$|[RHSrhs令平昭]\s*(\d|元))/;
 
 /** 1〜3・5・12 行目 */
 function lineRanges(lines: readonly number[]): string {
@@ -290,7 +302,8 @@ export function readCsv(text: string, source: string, choice?: LayoutChoice, tod
   let reversed = false;
   records.forEach((r, i) => {
     if (i === layout.headerAt) return;
-    const skip = (kind: Kind) => skipped.push({ line: r.line, reason: SKIP_REASON[kind], text: quote(r.text) });
+    const skip = (kind: Kind) =>
+      skipped.push({ line: r.line, reason: SKIP_REASON[kind], text: quote(r.text) });
     if (i < layout.headerAt) {
       skip(r.fields.some((x) => x.trim() !== '') ? 'above' : 'blank');
       return;
@@ -337,7 +350,10 @@ export function readCsv(text: string, source: string, choice?: LayoutChoice, tod
 }
 
 /** Keys (DESIGN §2) and, for descriptions joined from columns, each column's own key. */
-function withKeys(read: readonly { value: Omit<CsvLine, 'key'>; parts: string[] }[], source: string): CsvLine[] {
+function withKeys(
+  read: readonly { value: Omit<CsvLine, 'key'>; parts: string[] }[],
+  source: string,
+): CsvLine[] {
   const occurrence = () => {
     const seen = new Map<string, number>();
     return (date: string, amount: number, description: string) => {

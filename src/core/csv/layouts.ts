@@ -151,7 +151,16 @@ export const PRESETS: readonly (Spec & { id: PresetId })[] = [
         '引出金額',
         '払出金額',
       ],
-      deposit: ['入金', '入金額', '入金金額', 'お預入れ', 'お預入金額', 'お預入れ金額', '預入金額', '受入金額'],
+      deposit: [
+        '入金',
+        '入金額',
+        '入金金額',
+        'お預入れ',
+        'お預入金額',
+        'お預入れ金額',
+        '預入金額',
+        '受入金額',
+      ],
     },
     balance: BALANCE_NAMES,
   },
@@ -177,7 +186,11 @@ export const PRESETS: readonly (Spec & { id: PresetId })[] = [
     family: null,
     date: DATE_NAMES,
     description: [DESCRIPTION_NAMES],
-    amount: { signed: [['金額', '入出金額', '取引金額', '入出金', 'お取引金額']], positive: '入金', negative: 'opposite' },
+    amount: {
+      signed: [['金額', '入出金額', '取引金額', '入出金', 'お取引金額']],
+      positive: '入金',
+      negative: 'opposite',
+    },
     balance: BALANCE_NAMES,
   },
 ];
@@ -346,7 +359,8 @@ function customLayout(choice: LayoutChoice): LayoutResult {
   const headerAt = choice.header === false ? -1 : 0;
   const date = column(choice.date, '日付', problems);
   const description = [column(choice.description, '摘要', problems)];
-  if (choice.description2 !== undefined) description.push(column(choice.description2, '摘要（2列目）', problems));
+  if (choice.description2 !== undefined)
+    description.push(column(choice.description2, '摘要（2列目）', problems));
   const balance = choice.balance === undefined ? -1 : column(choice.balance, '残高', problems);
   const common: ResolvedCommon = {
     id: 'custom',
@@ -380,7 +394,10 @@ function customLayout(choice: LayoutChoice): LayoutResult {
   const deposit = column(choice.deposit, '入金', problems);
   if (problems.length > 0)
     return { ok: false, reason: `${problems.join(' ')}（金額が1列なら「金額」の列を選びます）` };
-  return { ok: true, layout: { ...common, name: '列を指定（出金・入金）', kind: 'split', withdrawal, deposit } };
+  return {
+    ok: true,
+    layout: { ...common, name: '列を指定（出金・入金）', kind: 'split', withdrawal, deposit },
+  };
 }
 
 const NO_HEADER =
@@ -397,7 +414,8 @@ export function resolveLayout(records: readonly CsvRecord[], choice: LayoutChoic
     return generic ? { ok: true, layout: generic } : { ok: false, reason: NO_HEADER };
   }
   const spec = NAMED.find((s) => s.id === preset) ?? PRESETS.find((p) => p.id === preset);
-  if (!spec) return { ok: false, reason: `「${preset}」という列の並びはありません。一覧から選び直してください。` };
+  if (!spec)
+    return { ok: false, reason: `「${preset}」という列の並びはありません。一覧から選び直してください。` };
   const found = detectSpec(spec, records);
   if (found) return { ok: true, layout: found };
   return {
@@ -418,8 +436,16 @@ export function layoutColumns(l: ResolvedLayout): number[] {
 /** The choices the dialog lists: named layouts (banks, then cards), then the generic presets. */
 export function layoutOptions(): { id: string; name: string; group: '銀行' | 'カード' | '汎用' }[] {
   return [
-    ...NAMED_LAYOUTS.filter((l) => l.kind === 'bank').map((l) => ({ id: l.id, name: l.name, group: '銀行' as const })),
-    ...NAMED_LAYOUTS.filter((l) => l.kind === 'card').map((l) => ({ id: l.id, name: l.name, group: 'カード' as const })),
+    ...NAMED_LAYOUTS.filter((l) => l.kind === 'bank').map((l) => ({
+      id: l.id,
+      name: l.name,
+      group: '銀行' as const,
+    })),
+    ...NAMED_LAYOUTS.filter((l) => l.kind === 'card').map((l) => ({
+      id: l.id,
+      name: l.name,
+      group: 'カード' as const,
+    })),
     ...PRESETS.map((p) => ({ id: p.id, name: p.name, group: '汎用' as const })),
   ];
 }
@@ -427,6 +453,8 @@ export function layoutOptions(): { id: string; name: string; group: '銀行' | '
 /** The named layout or preset with this display name (a saved format names it), compared loosely. */
 export function layoutIdByName(name: string): string | null {
   const wanted = normalizeText(name);
-  const hit = [...NAMED_LAYOUTS, ...PRESETS].find((l) => normalizeText(l.name) === wanted || l.id === name.trim());
+  const hit = [...NAMED_LAYOUTS, ...PRESETS].find(
+    (l) => normalizeText(l.name) === wanted || l.id === name.trim(),
+  );
   return hit ? hit.id : null;
 }

@@ -261,7 +261,9 @@ export const NAMED_LAYOUTS: readonly NamedLayout[] = [
     balance: ['残高'],
     also: [['起算日'], ['取引区分']],
     charset: '不明',
-    evidence: [`${F2M} (HokurikuBank: "取扱日付","起算日","お支払金額","お預り金額","取引区分","残高","摘要")`],
+    evidence: [
+      `${F2M} (HokurikuBank: "取扱日付","起算日","お支払金額","お預り金額","取引区分","残高","摘要")`,
+    ],
     confidence: '中',
     notes: 'From 2012; the date form is not in the source.',
   },
@@ -431,7 +433,8 @@ export const NAMED_LAYOUTS: readonly NamedLayout[] = [
       `${ZAIM}/test_zaim_csv_converter/csvinput_test_success/pay_pay_card_202505_202505.csv ("利用日/キャンセル日","利用店名・商品名","利用者","決済方法","支払区分","利用金額","手数料","支払総額","当月支払金額","翌月以降繰越金額","調整額","当月お支払日")`,
     ],
     confidence: '高',
-    notes: 'How a cancellation is written is not in the source: a minus amount is refused with its line number.',
+    notes:
+      'How a cancellation is written is not in the source: a minus amount is refused with its line number.',
   },
   {
     id: 'view',

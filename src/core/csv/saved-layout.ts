@@ -72,8 +72,15 @@ export function parseSavedLayout(raw: unknown): SavedLayout | null {
       case '入金':
       case '金額':
       case '残高': {
-        if (col === null) problems.push(`${name}の列「${value}」を読めません（1 から始まる列の番号を書きます）。`);
-        const key = { 日付: 'date', 出金: 'withdrawal', 入金: 'deposit', 金額: 'amount', 残高: 'balance' } as const;
+        if (col === null)
+          problems.push(`${name}の列「${value}」を読めません（1 から始まる列の番号を書きます）。`);
+        const key = {
+          日付: 'date',
+          出金: 'withdrawal',
+          入金: 'deposit',
+          金額: 'amount',
+          残高: 'balance',
+        } as const;
         if (col !== null) choice[key[name]] = col;
         break;
       }
@@ -96,7 +103,9 @@ export function parseSavedLayout(raw: unknown): SavedLayout | null {
         else problems.push(`見出し「${value}」を読めません（あり か なし と書きます）。`);
         break;
       default:
-        problems.push(`「${name}」という項目はありません（日付・摘要・出金・入金・金額・プラス・残高・見出し）。`);
+        problems.push(
+          `「${name}」という項目はありません（日付・摘要・出金・入金・金額・プラス・残高・見出し）。`,
+        );
     }
   }
   if (choice.date === undefined) problems.push('日付の列がありません。');
@@ -104,7 +113,8 @@ export function parseSavedLayout(raw: unknown): SavedLayout | null {
     problems.push('摘要の列がありません。');
   const split = choice.withdrawal !== undefined || choice.deposit !== undefined;
   if (split && choice.amount !== undefined) problems.push('「金額」と「出金・入金」は一緒に書けません。');
-  if (!split && choice.amount === undefined) problems.push('金額の列（金額、または出金と入金）がありません。');
+  if (!split && choice.amount === undefined)
+    problems.push('金額の列（金額、または出金と入金）がありません。');
   if (split && (choice.withdrawal === undefined || choice.deposit === undefined))
     problems.push('出金と入金の両方の列を書きます。');
   if (choice.amount !== undefined && choice.positive === undefined)
