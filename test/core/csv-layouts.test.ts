@@ -21,7 +21,7 @@ import { parseCsv } from '../../src/core/csv/parse';
 import { parseSavedLayout, savedLayoutText } from '../../src/core/csv/saved-layout';
 import { newCardSource } from '../../src/core/csv/sources';
 import { csvDryRunWarnings } from '../../src/core/csv/warnings';
-import { csvKey } from '../../src/core/keys';
+import { csvKey, remoteTagOf } from '../../src/core/keys';
 import { parseLedger } from '../../src/core/ledger';
 import { EMPTY_MASTERS } from '../../src/core/masters';
 import { LEDGER_HEADERS } from '../../src/core/schema';
@@ -316,5 +316,20 @@ describe('a card layout’s new 取込元', () => {
       補助科目: '',
     });
     assert.deepEqual(newCardSource('アメックス', 'アメリカン・エキスプレス', masters).補助科目, 'アメックス');
+  });
+});
+
+describe('a line posted before under a one-column key', () => {
+  test('is added as 完了 with that journal, never posted a second time (the 台帳 was lost since)', () => {
+    const s = LAYOUT_SAMPLES.find((x) => x.layout === 'mufg') as LayoutSample;
+    const r = readCsv(sampleText(s), s.source);
+    const joined = r.lines[0];
+    assert.ok(joined.aliases && joined.aliases.length > 0);
+    const journals = new Map([[remoteTagOf(joined.aliases[0]), 'J-1']]);
+    const empty = parseLedger([[...LEDGER_HEADERS]]);
+    const plan = planCsvIntake(empty, [joined], s.source, '2026-06-01T00:00:00Z', journals);
+    assert.equal(plan.alreadyInMf, 1);
+    assert.equal(plan.newRows[0].状態, '完了');
+    assert.equal(plan.newRows[0].MF仕訳ID, 'J-1');
   });
 });
