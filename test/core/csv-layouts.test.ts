@@ -206,12 +206,12 @@ describe('what belongs to the layout, and signs', () => {
 describe('detection', () => {
   test('two named layouts that fit and read the file differently: the person picks', () => {
     const text =
-      '年月日,日付,お取り扱い内容,お取引内容,お引出し,お預入れ,残高\n2026/5/1,2026/5/2,A,B,100,,900\n';
+      '日付,取引日,内容,摘要,出金金額,入金金額,お支払金額,お預り金額,残高,メモ\n2026/5/1,2026/5/2,A,B,100,,,,900,\n';
     const r = readCsv(text, 'X');
     assert.ok(r.fatal);
-    assert.deepEqual(r.candidates.map((c) => c.id).sort(), ['aeon-bank', 'smbc']);
+    assert.deepEqual(r.candidates.map((c) => c.id).sort(), ['gmo-aozora', 'sbi']);
     assert.match(String(r.fatal), /どちらの形にも合い/);
-    const picked = readCsv(text, 'X', { preset: 'smbc' });
+    const picked = readCsv(text, 'X', { preset: 'sbi' });
     assert.deepEqual(
       picked.lines.map((l) => [l.date, l.description]),
       [['2026-05-01', 'A']],

@@ -200,15 +200,18 @@ describe('when no layout fits, or two do', () => {
   test('a file two layouts fit is not imported until the person picks one', () => {
     const w = kichoWorld();
     const both =
-      '年月日,日付,お取り扱い内容,お取引内容,お引出し,お預入れ,残高\r\n2026/5/1,2026/5/2,A,B,100,,900\r\n';
+      '日付,取引日,内容,摘要,出金金額,入金金額,お支払金額,お預り金額,残高,メモ\r\n2026/5/1,2026/5/2,A,B,100,,,,900,\r\n';
     const bytes = Buffer.from(iconv.encode(both, 'cp932')).toString('base64');
     const p = value<Preview>(w.run('csvPreview', { args: [bytes, 'X'] }));
     assert.equal(p.ok, false);
-    assert.deepEqual(p.candidates.map((c) => c.name).sort(), ['イオン銀行', '三井住友銀行'].sort());
+    assert.deepEqual(
+      p.candidates.map((c) => c.name).sort(),
+      ['GMOあおぞらネット銀行', '住信SBIネット銀行'].sort(),
+    );
     const refused = value<Imported>(w.run('csvImportFile', { args: [bytes, 'X'] }));
     assert.equal(refused.ok, false);
     assert.equal(csvRows(w).length, 0);
-    const picked = value<Imported>(w.run('csvImportFile', { args: [bytes, 'X', { preset: 'smbc' }] }));
+    const picked = value<Imported>(w.run('csvImportFile', { args: [bytes, 'X', { preset: 'sbi' }] }));
     assert.equal(picked.added, 1);
     assert.deepEqual(
       csvRows(w).map((r) => [r.取引日, r.摘要]),

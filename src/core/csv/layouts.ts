@@ -7,10 +7,16 @@
  * person can also name the columns directly (and keep that per 取込元: saved-layout.ts).
  */
 import { normalizeText } from '../text';
-import { type ColumnSpec, type DateSpec, NAMED_LAYOUTS, type NamedLayout } from './named-layouts';
+import {
+  type ColumnSpec,
+  type DateSpec,
+  type Direction,
+  NAMED_LAYOUTS,
+  type NamedLayout,
+} from './named-layouts';
 import type { CsvRecord } from './parse';
 
-export type Direction = '入金' | '出金';
+export type { Direction };
 
 /** Where the date is: one column, or year, month and day in three (PayPay銀行). */
 export type DateColumns = { at: number } | { year: number; month: number; day: number };
@@ -238,7 +244,9 @@ function bind(spec: Spec, header: readonly string[] | null, headerAt: number): R
   const description = spec.description.map((d) => columnOf(d, header));
   if (description.length === 0 || description.some((d) => d < 0)) return null;
   if ((spec.also ?? []).some((names) => columnOf(names, header) < 0)) return null;
-  const balance = spec.balance === undefined ? -1 : columnOf(spec.balance, header);
+  // A 残高 under another of the usual names still feeds 残高照合.
+  const named = spec.balance === undefined ? -1 : columnOf(spec.balance, header);
+  const balance = named >= 0 || !header ? named : findColumn(header, BALANCE_NAMES);
   const common: ResolvedCommon = {
     id: spec.id,
     name: spec.name,

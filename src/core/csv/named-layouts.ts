@@ -10,7 +10,8 @@
  * Column names are compared after NFKC, with spaces removed and a trailing (円) / (¥) dropped, so
  * 出金金額（円） and 出金金額(円) are one name.
  */
-import type { Direction } from './layouts';
+/** The side of a statement line. */
+export type Direction = '入金' | '出金';
 
 /** Header names one column may carry (any of them), or a 0-based position in a file with no header. */
 export type ColumnSpec = readonly string[] | number;
@@ -244,6 +245,8 @@ export const NAMED_LAYOUTS: readonly NamedLayout[] = [
     description: [['お取引内容']],
     amount: { withdrawal: ['お引出し'], deposit: ['お預入れ'] },
     balance: ['残高（お借入れはマイナス表示）'],
+    // Its own balance name is what tells it from any 日付・お取引内容・お引出し・お預入れ file.
+    also: [['残高（お借入れはマイナス表示）']],
     charset: '不明',
     evidence: [
       'public code index file #54726954978 (a household migration\'s header signatures: "日付","お取引内容","お引出し","お預入れ","残高（お借入れはマイナス表示）")',
