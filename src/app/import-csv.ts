@@ -14,6 +14,7 @@ import {
   overlapWarning,
   planCsvIntake,
   readCsv,
+  sideChangedMessages,
   skippedSummary,
 } from '../core/csv/intake';
 import { type LayoutChoice, layoutOptions, type ResolvedLayout } from '../core/csv/layouts';
@@ -219,6 +220,7 @@ export function runImportCsv(
     messages.unshift(
       `台帳に ${plan.newRows.length} 件を書き込みましたが、読み直すと ${written} 件しかありません。台帳の見出し（1 行目）が変わっていないか確かめ、メニュー「記帳 > 初期設定」を実行してから、もう一度取り込んでください。`,
     );
+  messages.push(...sideChangedMessages(plan.sideChanged));
   if (plan.alreadyInMf > 0)
     messages.push(
       `${plan.alreadyInMf} 件はMFに仕訳が既にあったため「完了」として追加しました（二度は登録しません）。`,
@@ -350,6 +352,7 @@ export function csvPreview(base64: string, sourceName: string, layout?: unknown)
     const overlap = overlapWarning(name, plan.overlapDates);
     if (overlap) warnings.push(overlap);
     if (plan.already > 0) warnings.push(`${plan.already} 件は取込済みなので追加しません。`);
+    warnings.push(...sideChangedMessages(plan.sideChanged));
   }
   warnings.push(...balanceBreaks(reading.lines).map((b) => b.message));
   return previewOf(reading, charsetLabel(charset), warnings, effective.saved);

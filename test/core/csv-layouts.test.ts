@@ -14,7 +14,7 @@ import {
   UNICODE_TEXT_SAMPLE,
 } from '../../sim/csv-layout-samples';
 import { detectCharset } from '../../src/core/csv/encoding';
-import { csvRecord, planCsvIntake, readCsv } from '../../src/core/csv/intake';
+import { csvRecord, planCsvIntake, readCsv, sideChangedMessages } from '../../src/core/csv/intake';
 import { resolveLayout } from '../../src/core/csv/layouts';
 import { NAMED_LAYOUTS } from '../../src/core/csv/named-layouts';
 import { parseCsv } from '../../src/core/csv/parse';
@@ -316,6 +316,28 @@ describe('a card layout’s new 取込元', () => {
       補助科目: '',
     });
     assert.deepEqual(newCardSource('アメックス', 'アメリカン・エキスプレス', masters).補助科目, 'アメックス');
+  });
+});
+
+describe('a line imported before with the other direction', () => {
+  test('楽天カード read with the generic card preset (a cancellation as a purchase): reported, not changed', () => {
+    const s = LAYOUT_SAMPLES.find((x) => x.layout === 'rakuten-card') as LayoutSample;
+    const before = readCsv(sampleText(s), s.source, { preset: 'card' });
+    const rows = before.lines.map((l) => csvRecord(l, s.source, '2026-06-01T00:00:00Z'));
+    const table = parseLedger([
+      [...LEDGER_HEADERS],
+      ...rows.map((x) => LEDGER_HEADERS.map((h) => (x as unknown as Record<string, unknown>)[h] ?? '')),
+    ]);
+    const now = readCsv(sampleText(s), s.source);
+    const plan = planCsvIntake(table, now.lines, s.source, '');
+    assert.equal(plan.newRows.length, 0);
+    assert.deepEqual(plan.sideChanged, [
+      { line: 8, date: '2026-05-12', amount: 3280, was: '出金', now: '入金' },
+    ]);
+    assert.match(
+      sideChangedMessages(plan.sideChanged)[0],
+      /^8 行目: .*台帳では「出金」ですが.*「入金」です.*変えていません/,
+    );
   });
 });
 

@@ -289,6 +289,7 @@ describe('planCsvIntake', () => {
       already: 2,
       overlapDates: [],
       alreadyInMf: 0,
+      sideChanged: [],
     });
     // A line MF already holds a journal for (by tag) is added as 完了 with that journal, never to be sent.
     const inMf = planCsvIntake(

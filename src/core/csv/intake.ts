@@ -401,6 +401,11 @@ export interface CsvIntakePlan {
   overlapDates: string[];
   /** New rows added as 完了 because MF already holds a journal with their tag. */
   alreadyInMf: number;
+  /**
+   * Lines already in the 台帳 whose row has the other 入出金 (an earlier import read the file with another
+   * layout, e.g. a card refund as a purchase): never changed silently, reported for a person to check.
+   */
+  sideChanged: { line: number; date: string; amount: number; was: string; now: Direction }[];
 }
 
 export const CSV_KEY_RESTORED_MEMO =
@@ -443,9 +448,14 @@ export function planCsvIntake(
     broken.set(form, [...(broken.get(form) ?? []), r]);
   }
   const keyRestores: RowChange[] = [];
+  const sideChanged: CsvIntakePlan['sideChanged'] = [];
   for (const line of lines) {
-    if (byKey.has(line.key) || (line.aliases ?? []).some((a) => byKey.has(a))) {
+    const held = [line.key, ...(line.aliases ?? [])].flatMap((k) => byKey.get(k) ?? []);
+    if (held.length > 0) {
       already += 1;
+      const was = String(held[0].record.入出金);
+      if (was !== line.side)
+        sideChanged.push({ line: line.line, date: line.date, amount: line.amount, was, now: line.side });
       continue;
     }
     const form = csvContentForm({
@@ -481,7 +491,15 @@ export function planCsvIntake(
       メモ: ALREADY_IN_MF_MEMO,
     });
   }
-  return { newRows, keyRestores, already, overlapDates: [...overlap].sort(), alreadyInMf };
+  return { newRows, keyRestores, already, overlapDates: [...overlap].sort(), alreadyInMf, sideChanged };
+}
+
+/** One message per line whose row in the 台帳 has the other 入出金 (nothing is changed by the import). */
+export function sideChangedMessages(changed: CsvIntakePlan['sideChanged']): string[] {
+  return changed.map(
+    (c) =>
+      `${c.line} 行目: ${c.date} の ${c.amount.toLocaleString('ja-JP')} 円は、台帳では「${c.was}」ですが、このファイルの形では「${c.now}」です（以前の取り込みで別の列の並びで読んだ可能性があります）。台帳の行は変えていません。明細を確かめ、違っていれば台帳の行を「除外」にして手で入れ直してください。`,
+  );
 }
 
 /** The overlap warning (DESIGN §2: a warning, not an error). */
