@@ -5,7 +5,7 @@
  * the column holds, never as a new empty column beside orphaned data. Pure.
  */
 
-import { LEDGER_HEADERS, SHEET, SHEET_SPECS, type SheetName } from './schema';
+import { LEDGER_HEADERS, OPTIONAL_HEADERS, SHEET, SHEET_SPECS, type SheetName } from './schema';
 import { OPERATIONS, STATES } from './states';
 
 /** Hidden daily copies (app/backup.ts): never mistaken for a renamed 台帳. */
@@ -14,16 +14,16 @@ export const BACKUP_PREFIX = '台帳バックアップ ';
 /** Headers only the 台帳 has: a sheet with most of them under another name is a renamed 台帳. */
 const LEDGER_MARKS = ['キー', '状態', '明細ID', 'MF仕訳ID', '試行回数', '指紋', '初回検知'] as const;
 
-export function requiredHeaders(name: SheetName): readonly string[] {
+/** Every header 初期設定 puts on a sheet (optional ones included). */
+export function specHeaders(name: SheetName): readonly string[] {
   return SHEET_SPECS.find((s) => s.name === name)?.headers ?? [];
 }
 
-/**
- * Headers 初期設定 adds but a run does not need to start (issue 27): a 台帳 from before the インボイス column
- * keeps working after the new version is deployed (a purchase then waits as 未判定 until the column is
- * there and filled in); the マスタ's 税区分ID and 登録番号 are filled on its next refresh.
- */
-const OPTIONAL_HEADERS: ReadonlySet<string> = new Set(['インボイス', '税区分ID', '登録番号']);
+/** The headers a run needs (a sheet without an optional header still works). */
+export function requiredHeaders(name: SheetName): readonly string[] {
+  const optional = OPTIONAL_HEADERS[name] ?? [];
+  return (SHEET_SPECS.find((s) => s.name === name)?.headers ?? []).filter((h) => !optional.includes(h));
+}
 
 function texts(header: readonly unknown[]): Set<string> {
   return new Set(header.map((h) => String(h ?? '').trim()).filter((h) => h !== ''));
@@ -69,7 +69,7 @@ export function shapeProblems(
       continue;
     }
     const present = texts(header);
-    const headers = requiredHeaders(sheet).filter((h) => !present.has(h) && !OPTIONAL_HEADERS.has(h));
+    const headers = requiredHeaders(sheet).filter((h) => !present.has(h));
     if (headers.length > 0) problems.push({ kind: 'missing-headers', sheet, headers });
   }
   return problems;
@@ -180,7 +180,7 @@ export function planHeaderRestore(
   values: readonly (readonly unknown[])[],
   remembered: readonly string[] | null = null,
 ): HeaderRestore {
-  const required = requiredHeaders(sheet);
+  const required = specHeaders(sheet);
   const header = (values[0] ?? []).map((h) => String(h ?? '').trim());
   const present = new Set(header.filter((h) => h !== ''));
   const missing = required.filter((h) => !present.has(h));
