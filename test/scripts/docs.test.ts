@@ -43,7 +43,15 @@ test('the bookkeeper’s sections use no engineering words', () => {
   const jargon =
     /flush|ロック|スクリプトプロパティ|\b403\b|\b5xx\b|\b429\b|NFKC|SHA-256|\/journals|trial_balance/;
   // events.md is for whoever sets up Zapier or Make (JSON and HTTP are its subject).
-  for (const name of ['README.md', 'install.md', 'routines.md', 'screens.md', 'reference.md', 'ai.md', 'invoice.md']) {
+  for (const name of [
+    'README.md',
+    'install.md',
+    'routines.md',
+    'screens.md',
+    'reference.md',
+    'ai.md',
+    'invoice.md',
+  ]) {
     const text = readFileSync(path.join(GUIDE, name), 'utf8');
     const hits = text.split('\n').filter((l) => jargon.test(l));
     assert.deepEqual(hits, [], name);
