@@ -194,3 +194,20 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     有効: true,
   },
 ];
+
+/**
+ * Types `text` into a cell as a person does in the Sheets window: Sheets reads it as typed — a number, a
+ * date, a `=` formula, `'` for text — the rules SpreadsheetApp's setValue follows too (USER_ENTERED,
+ * lib/coerce.ts), in the cell's own number format.
+ */
+export function typeInto(world: World, name: string, row: number, column: number, text: string): void {
+  const s = sheet(world, name);
+  const stored = world.spreadsheet.coerce(text, s, row, column);
+  s.setValue(row, column, stored.value);
+  s.updateMeta(row, column, {
+    formula: stored.formula,
+    ...(stored.numberFormat && !s.meta(row, column)?.numberFormat
+      ? { numberFormat: stored.numberFormat }
+      : {}),
+  });
+}

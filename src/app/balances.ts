@@ -4,6 +4,7 @@
  * end, whatever the number of accounts), the statement's balance (a CSV's 残高, or a 通帳残高 a person
  * typed), the difference and what explains it; the table and a chart of the differences on 残高照合.
  */
+import type { BalanceTable } from '../core/balance-sheet';
 import {
   balanceFromTrialBalance,
   balanceRecords,
@@ -11,18 +12,21 @@ import {
   type MfBalance,
   monthEndsBetween,
   type OpenLine,
+  readTypedBalance,
+  TYPED_HOW,
   withStatementBalances,
 } from '../core/balances';
 import type { MonthEndBalance } from '../core/csv/balances';
+import { columnLetter } from '../core/headers';
 import { type OwnAccount, ownAccounts } from '../core/own-accounts';
 import { SHEET } from '../core/schema';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
-import { balanceSheet, readBalanceRecords, writeBalanceSheet } from '../gas/balance-sheet';
+import { openBalanceSheet, readBalanceSheet, writeBalanceSheet } from '../gas/balance-sheet';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient, officeRefusal } from '../gas/mf-connection';
-import { readMasters } from '../gas/settings-sheet';
+import { readMasters, settingCell } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
 import type { MfTrialBalance } from '../mf/types';
@@ -48,14 +52,70 @@ export const CHECK_MSG = {
     `${accounts} 口座 × ${months} か月の月末残高を MF と比べました。一致 ${match} 件、差額あり ${diff} 件（うち台帳の未登録分などで説明できるもの ${explained} 件）、明細の残高がないもの ${missing} 件。シート「残高照合」に書き出しました。`,
   typeBalance:
     '差額を出すには、シート「残高照合」の「通帳残高」に月末の残高を入れて、もう一度「残高照合」を実行してください。',
+  unreadable: (cell: string, account: string, monthEnd: string, text: string, why: string) =>
+    `シート「残高照合」の ${cell}（${account}・${monthEnd}）: 通帳残高「${text}」は読めないため、比べていません（${why}）。入力はそのまま残しています。`,
+  moreUnreadable: (n: number) => `ほかに読めない通帳残高が ${n} 件あります（シート「残高照合」の説明の列）。`,
+  copy: (row: number, of: number) =>
+    `シート「残高照合」の ${row} 行目は ${of} 行目と同じ口座・月末です。比べたのは ${of} 行目だけです。どちらかの行を消してください。`,
+  beforePeriods: (start: string, cell: string, first: string) =>
+    `取込開始日（${cell}）${start} は MF の最初の会計期間（${first}〜）より前です。その前の月末は MF に残高がないため、残高照合は ${first} からの月末で行いました。`,
+  csvSkipped:
+    'CSV の月末の残高は、シート「残高照合」に書いていません（見出しが足りないため）。メニュー「記帳 > 初期設定」で見出しを戻してから、同じ CSV をもう一度取り込むと書きます（取込済みの明細は二重になりません）。',
 } as const;
 
-/** At a CSV import (under its lock): the file's month-end balances on the source's rows. */
-export function recordStatementBalances(source: string, points: readonly MonthEndBalance[]): void {
-  if (points.length === 0) return;
-  const sheet = balanceSheet();
-  writeBalanceSheet(withStatementBalances(readBalanceRecords(sheet), source, points));
+/**
+ * At a CSV import, before it reads or writes anything: what stops it when the file has balances and the
+ * 残高照合 sheet lacks a header (the balances would have nowhere safe to go).
+ */
+export function statementBalancesRefusal(points: readonly MonthEndBalance[]): string[] | null {
+  if (points.length === 0) return null;
+  const opened = openBalanceSheet();
+  return 'problems' in opened ? opened.problems : null;
 }
+
+/**
+ * At a CSV import (under its lock): the file's month-end balances on the source's rows. A message when
+ * they could not be written (a header went missing since the import began), else null.
+ */
+export function recordStatementBalances(source: string, points: readonly MonthEndBalance[]): string | null {
+  if (points.length === 0) return null;
+  const opened = openBalanceSheet();
+  if ('problems' in opened) return CHECK_MSG.csvSkipped;
+  const read = readBalanceSheet(opened.sheet);
+  if ('problems' in read) return CHECK_MSG.csvSkipped;
+  const existing = read.table.rows.map((r) => r.record);
+  writeBalanceSheet(opened.sheet, read.table, withStatementBalances(existing, source, points));
+  return null;
+}
+
+/** What the summary says of typed balances kicho could not read, and of copied rows, by cell. */
+function typedProblems(table: BalanceTable, asked: (account: string, monthEnd: string) => boolean): string[] {
+  const column = table.columns.get('通帳残高');
+  const lines: string[] = [];
+  let more = 0;
+  for (const { rowNumber, record } of table.rows) {
+    const typed = readTypedBalance(record.通帳残高);
+    if (
+      typed.kind !== 'unreadable' ||
+      column === undefined ||
+      !asked(String(record.口座), String(record.月末))
+    )
+      continue;
+    if (lines.length >= TYPED_LINES) {
+      more++;
+      continue;
+    }
+    const cell = `${columnLetter(column)}${rowNumber}`;
+    lines.push(CHECK_MSG.unreadable(cell, String(record.口座), String(record.月末), typed.text, typed.why));
+  }
+  if (lines.length > 0) lines.push(TYPED_HOW);
+  if (more > 0) lines.push(CHECK_MSG.moreUnreadable(more));
+  for (const c of table.copies.slice(0, TYPED_LINES)) lines.push(CHECK_MSG.copy(c.rowNumber, c.of));
+  return lines;
+}
+
+/** Cells named one by one in a summary; the rest are counted (each row's 説明 names its own). */
+const TYPED_LINES = 10;
 
 function isAssetGroup(group: string | undefined): boolean {
   return group !== 'LIABILITY' && group !== 'CAPITAL';
@@ -64,9 +124,13 @@ function isAssetGroup(group: string | undefined): boolean {
 export function runCheckBalances(_ctx: RunContext, client?: MfClient): RunResult {
   const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.masters, SHEET.sources);
   if (refused) return refused;
+  // Its own sheet too, before anything is read or written (DESIGN §3): a renamed 通帳残高 stops the run.
+  const opened = openBalanceSheet();
+  if ('problems' in opened) return { ok: false, count: 0, messages: opened.problems };
   const { settings, notes, refusal } = settingsFor(SETTING_NEEDS.balances);
   if (refusal) return refusal;
   const messages = [...notes];
+  if (opened.created) messages.push('シート「残高照合」を作りました。');
   const asOf = today();
   const window = importWindow(settings, asOf);
   if (window.problem) return { ok: false, count: 0, messages: [window.problem, ...messages] };
@@ -78,12 +142,18 @@ export function runCheckBalances(_ctx: RunContext, client?: MfClient): RunResult
   const masters = readMasters();
   const accounts = ownAccounts(masters, readSources());
   if (accounts.length === 0) return { ok: false, count: 0, messages: [CHECK_MSG.noAccounts, ...messages] };
-  const monthEnds = monthEndsBetween(window.start, end);
+  // MF has no balance before its first accounting period (/offices): month ends before it would only be
+  // rows saying so — thousands of them for a 取込開始日 like 1900-01-01 — and a trial balance call each.
+  const periods = mf.periods();
+  const first = periods.map((p) => p.start_date).sort()[0];
+  const from = first && window.start < first ? first : window.start;
+  if (from !== window.start)
+    messages.unshift(CHECK_MSG.beforePeriods(window.start, settingCell('取込開始日'), first));
+  const monthEnds = monthEndsBetween(from, end);
   if (monthEnds.length === 0)
-    return { ok: false, count: 0, messages: [CHECK_MSG.noMonthEnd(window.start, end), ...messages] };
+    return { ok: false, count: 0, messages: [CHECK_MSG.noMonthEnd(from, end), ...messages] };
 
   // One trial balance per month end, asked from the first day of its accounting period.
-  const periods = mf.periods();
   const reports = new Map<string, MfTrialBalance>();
   for (const monthEnd of monthEnds) {
     const period = accountingPeriodFor(monthEnd, periods);
@@ -133,40 +203,45 @@ export function runCheckBalances(_ctx: RunContext, client?: MfClient): RunResult
   const ledger = readLedger().rows;
 
   const result = underScriptLock(() => {
-    // Read under the lock: a 通帳残高 typed meanwhile, or a CSV imported meanwhile, is kept.
+    // Read under the lock: a CSV imported meanwhile is kept. 通帳残高 is never written, so a balance a
+    // person types at any moment stays.
+    const read = readBalanceSheet(opened.sheet);
+    if ('problems' in read) return { kind: 'refused' as const, problems: read.problems };
     const records = balanceRecords({
       accounts,
       monthEnds,
       mfBalance,
       isAsset,
-      existing: readBalanceRecords(),
+      existing: read.table.rows.map((r) => r.record),
       ledger,
       outsideWindow,
       window: { start: window.start, end: window.end },
     });
-    writeBalanceSheet(
+    const series = differenceSeries(
       records,
-      differenceSeries(
-        records,
-        monthEnds,
-        accounts.map((a) => a.label),
-      ),
+      monthEnds,
+      accounts.map((a) => a.label),
     );
-    return records;
+    writeBalanceSheet(opened.sheet, read.table, records, series);
+    return { kind: 'written' as const, records, table: read.table };
   });
   if (!result) return { ok: false, count: 0, messages: [BUSY_MESSAGE, ...messages] };
-  const asked = result.value.filter(
-    (r) => monthEnds.includes(String(r.月末)) && accounts.some((a) => a.label === r.口座),
-  );
+  if (result.value.kind === 'refused') return { ok: false, count: 0, messages: result.value.problems };
+  const isAsked = (account: string, monthEnd: string) =>
+    monthEnds.includes(monthEnd) && accounts.some((a) => a.label === account);
+  const asked = result.value.records.filter((r) => isAsked(String(r.口座), String(r.月末)));
+  const unreadable = asked.filter((r) => readTypedBalance(r.通帳残高).kind === 'unreadable').length;
   const match = asked.filter((r) => r.差額 === 0).length;
   const diff = asked.filter((r) => typeof r.差額 === 'number' && r.差額 !== 0);
   const explained = diff.filter((r) => String(r.説明).includes('説明できます')).length;
-  const missing = asked.filter((r) => r.差額 === '').length;
+  const missing = asked.filter((r) => r.差額 === '').length - unreadable;
   const lead = [CHECK_MSG.summary(accounts.length, monthEnds.length, match, diff.length, explained, missing)];
+  lead.push(...typedProblems(result.value.table, isAsked));
   if (missing > 0) lead.push(CHECK_MSG.typeBalance);
   return {
     count: diff.length,
     messages: [...lead, ...messages],
+    unreadable,
     accounts: accounts.length,
     months: monthEnds.length,
     match,

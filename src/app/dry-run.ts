@@ -73,7 +73,8 @@ export function computeDryRun(ctx: RunContext): {
   if (otherOffice) plan.warnings.unshift(otherOffice);
   plan.warnings.push(...selfTestWarnings(readSelfTest()));
   if (locked?.value.gone) plan.warnings.unshift(locked.value.gone);
-  if (window.problem) plan.warnings.push(window.problem);
+  // An unreadable date is already among the 設定 problems shown; an inverted window is said here.
+  if (window.problem && !settings.windowProblem) plan.warnings.push(window.problem);
   plan.warnings.push(...mfBehaviourWarnings(readMfBehaviour(), settings.graceMinutes));
   return {
     plan,

@@ -43,7 +43,7 @@ import { readMfBehaviour, readSelfTest, recordLedgerRows } from '../gas/run-stat
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { appendSource, readSources, saveSourceLayout } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
-import { recordStatementBalances } from './balances';
+import { recordStatementBalances, statementBalancesRefusal } from './balances';
 import { watchDoneRows } from './done-rows';
 import { preflight } from './preflight';
 import { holdRecentlySent } from './recent-sends';
@@ -155,6 +155,10 @@ export function runImportCsv(
   const reading = readCsv(text, name, effective.choice, today());
   if (reading.fatal)
     return { ok: false, count: 0, messages: [reading.fatal], candidates: reading.candidates };
+  // The file's month-end balances go to 残高照合: its headers are checked before anything is written.
+  const points = monthEndBalances(reading.lines);
+  const balancesRefused = statementBalancesRefusal(points);
+  if (balancesRefused) return { ok: false, count: 0, messages: balancesRefused };
   const masters = readMasters();
 
   const messages: string[] = [];
@@ -180,8 +184,9 @@ export function runImportCsv(
     // Counted from the sheet after the write (DESIGN §9.7), not from the plan.
     const written = appendLedgerRecords(fresh.rows);
     // The file's 残高 at each month end, for 残高照合 (kept on that sheet, one read and one write).
-    recordStatementBalances(name, monthEndBalances(reading.lines));
+    const balancesSkipped = recordStatementBalances(name, points);
     return {
+      balancesSkipped,
       plan,
       added,
       source,
@@ -192,7 +197,7 @@ export function runImportCsv(
     };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
-  const { plan, added, source, rows, written, restored, gone } = done.value;
+  const { plan, added, source, rows, written, restored, gone, balancesSkipped } = done.value;
   recordLedgerRows(rows);
   messages.unshift(
     `取込元「${name}」のCSVから ${reading.lines.length} 件を読み、${written} 件を台帳に追加しました` +
@@ -212,6 +217,7 @@ export function runImportCsv(
     );
   }
   if (gone) messages.push(gone);
+  if (balancesSkipped) messages.push(balancesSkipped);
   if (restored > 0)
     messages.push(
       `キーが書き換えられていた ${restored} 行は、このCSVの同じ明細（口座・取引日・金額・摘要が一致）からキーを元に戻しました。`,

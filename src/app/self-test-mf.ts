@@ -136,6 +136,8 @@ const mfPeriods: CheckItem<SelfTestContext> = {
       .map((p) => `${p.start_date}〜${p.end_date}`)
       .join('、');
     const window = importWindow(readSettings().settings, today());
+    if (window.problem)
+      return { result: '注意', detail: `会計期間 ${periods.length} 件（${listed}）。${window.problem}` };
     const outside = [
       ['今日', today()],
       ['取込開始日', window.start],

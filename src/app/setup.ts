@@ -1,8 +1,9 @@
-import { columnLetter, missingHeaders, missingItems } from '../core/headers';
+import { columnLetter, headerIndex, missingHeaders, missingItems } from '../core/headers';
 import { describeShapeProblems, planHeaderRestore } from '../core/ledger-shape';
 import { MSG } from '../core/messages';
 import { LEDGER_HEADERS, SHEET, SHEET_SPECS } from '../core/schema';
 import { blockingProblems, canonicalItem, SETTING_DEFAULTS } from '../core/settings';
+import { settingHint } from '../core/settings-form';
 import { setCells, toCells } from '../gas/cells';
 import { mfClient } from '../gas/mf-connection';
 import { lastLedgerRows, rememberedLedgerLayout, rememberLedgerLayout } from '../gas/run-state';
@@ -131,6 +132,7 @@ export function runSetup(): SetupSummary {
   summary.messages.push(...repairLedgerText());
   formatLog(ensureSheet(SHEET.log).sheet);
   summary.addedSettings = addMissingSettings();
+  describeSettings();
   summary.messages.push(refreshMasters());
   summary.messages.push(...setupRuleSheets());
   summary.messages.push(scheduleMessage());
@@ -206,4 +208,28 @@ function addMissingSettings(): string[] {
     missing.map(([item, value]) => ({ 項目: item, 値: value })),
   );
   return missing.map(([item]) => item);
+}
+
+/** The 設定 column where 初期設定 says, beside each value, what may be typed and what 空 means. */
+export const SETTING_NOTE_HEADER = '説明';
+
+/**
+ * Fills 説明 on 設定 (adding the header after the last one when missing): one read, one write. Rows of
+ * items kicho does not know keep what is there; the values people typed are not touched. 説明 is not a
+ * header runs need (a 設定 without it still works).
+ */
+function describeSettings(): void {
+  const { sheet } = ensureSheet(SHEET.settings);
+  if (!headerIndex(readHeaderRow(sheet)).has(SETTING_NOTE_HEADER))
+    appendHeaders(sheet, [SETTING_NOTE_HEADER]);
+  const values = sheet.getDataRange().getValues();
+  const columns = headerIndex(values[0] ?? []);
+  const item = columns.get('項目');
+  const note = columns.get(SETTING_NOTE_HEADER);
+  if (item === undefined || note === undefined || values.length < 2) return;
+  const cells = values.slice(1).map((row) => {
+    const known = canonicalItem(String(row[item] ?? ''));
+    return [known ? settingHint(known) : row[note]];
+  });
+  setCells(sheet.getRange(2, note + 1, cells.length, 1), toCells(cells));
 }

@@ -5,7 +5,6 @@
  * still waiting in the 台帳, lines outside the import window MF has not journalized. Pure.
  */
 import type { MonthEndBalance } from './csv/balances';
-import { headerIndex } from './headers';
 import type { LedgerRow } from './ledger';
 import type { OwnAccount } from './own-accounts';
 import { BALANCE_HEADERS, type BalanceHeader } from './schema';
@@ -17,7 +16,8 @@ export function emptyBalanceRecord(): BalanceRecord {
   return Object.fromEntries(BALANCE_HEADERS.map((h) => [h, ''])) as BalanceRecord;
 }
 
-function cell(value: unknown): string | number {
+/** A cell as the table compares it: a date as yyyy-MM-dd, a number as it is, anything else as text. */
+export function balanceCell(value: unknown): string | number {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return value;
   if (Object.prototype.toString.call(value) === '[object Date]') {
@@ -28,7 +28,7 @@ function cell(value: unknown): string | number {
   return String(value);
 }
 
-/** A typed amount (1,234,567 / ¥1,234 / -500) as a number, or null when the cell is empty or not one. */
+/** A figure kicho wrote (明細の残高, MFの残高) read back as a number, or null when the cell is empty or not one. */
 export function amountOf(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   const t = String(value ?? '')
@@ -39,23 +39,69 @@ export function amountOf(value: unknown): number | null {
   return Number(t);
 }
 
-/** The sheet's table part (columns A… under the header); the chart's block to its right is not a row. */
-export function parseBalanceSheet(values: readonly (readonly unknown[])[]): BalanceRecord[] {
-  const columns = headerIndex(values[0] ?? []);
-  const out: BalanceRecord[] = [];
-  for (let i = 1; i < values.length; i++) {
-    const r = emptyBalanceRecord();
-    for (const h of BALANCE_HEADERS) {
-      const c = columns.get(h);
-      r[h] = c === undefined ? '' : cell(values[i][c]);
-    }
-    if (String(r.口座).trim() === '' || String(r.月末).trim() === '') continue;
-    out.push(r);
+/** What a person typed in 通帳残高: nothing, a whole number of yen, or something kicho will not guess at. */
+export type TypedBalance =
+  | { kind: 'empty' }
+  | { kind: 'amount'; amount: number }
+  | { kind: 'unreadable'; text: string; why: string };
+
+/**
+ * 通帳残高 as typed (issue 25). Accepted, because each has one meaning on a passbook or a bank's screen:
+ * digits with or without commas in threes (1,234,567), a leading ¥ / ￥ / \\ or a trailing 円, full-width
+ * characters (a Japanese IME types them; read through NFKC), and a minus for a negative balance — a
+ * 総合口座 in overdraft shows one (https://okinawa-bank-faq.dga.jp/faq_detail.html?category=38&id=215&page=1)
+ * — written -, −, △ or ▲, the marks Japanese accounts use for it
+ * (https://biz.moneyforward.com/accounting/basic/73815/). A whole number Sheets already made of the
+ * typing is taken as it is. Refused, with the reason: a round or approximate figure (約・万・千), which is
+ * not the passbook's; a fraction of a yen (1234.5: yen balances have none, so it is a slip — a decimal
+ * point for a comma, or a digit too many); parentheses (1,000), which the same page lists as the Western
+ * negative but which Japanese papers also use for an amount included in another (内書き); a formula's
+ * text; a date; anything else. A refused value stays on the sheet exactly as typed.
+ */
+export function readTypedBalance(value: unknown): TypedBalance {
+  if (value === null || value === undefined || value === '') return { kind: 'empty' };
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value)) return { kind: 'amount', amount: value === 0 ? 0 : value };
+    const reason = Number.isFinite(value) && !Number.isInteger(value) ? TYPED_WHY.fraction : TYPED_WHY.other;
+    return { kind: 'unreadable', text: String(value), why: reason };
   }
-  return out;
+  if (typeof value === 'boolean') return { kind: 'unreadable', text: String(value), why: TYPED_WHY.other };
+  const text = typeof value === 'string' ? value : String(value);
+  if (text.trim() === '') return { kind: 'empty' };
+  const why = (reason: string): TypedBalance => ({ kind: 'unreadable', text, why: reason });
+  const t = text.normalize('NFKC').replace(/\s+/g, '');
+  if (t.startsWith('=')) return why(TYPED_WHY.formula);
+  if (/[約万千億程度位]|くらい|ぐらい|およそ|概算/.test(t)) return why(TYPED_WHY.approximate);
+  if (/[()]/.test(t)) return why(TYPED_WHY.parentheses);
+  if (/^\d{4}[-/]\d{1,2}[-/]\d{1,2}$/.test(t)) return why(TYPED_WHY.date);
+  // Sign and currency mark in either order (-¥1,000 / ¥-1,000), then the figure, then 円.
+  const m = /^([-−△▲+]?)[¥\\]?([-−△▲+]?)([\d,]+)(\.\d+)?円?$/.exec(t);
+  if (!m || (m[1] !== '' && m[2] !== '')) return why(TYPED_WHY.other);
+  const [, before, after, digits, fraction] = m;
+  if (!/^(\d{1,3}(,\d{3})*|\d+)$/.test(digits)) return why(TYPED_WHY.grouping);
+  if (fraction && !/^\.0+$/.test(fraction)) return why(TYPED_WHY.fraction);
+  const amount = Number(digits.replace(/,/g, ''));
+  if (!Number.isSafeInteger(amount)) return why(TYPED_WHY.other);
+  const negative = /[-−△▲]/.test(before + after);
+  return { kind: 'amount', amount: negative && amount !== 0 ? -amount : amount };
 }
 
-const keyOf = (account: string, monthEnd: string) => `${normalizeText(account)}\u0000${monthEnd}`;
+export const TYPED_WHY = {
+  approximate: '「約」「万」などの概数は、通帳の残高と比べられません',
+  fraction: '円未満の端数があります。残高は円単位です',
+  parentheses: 'かっこ書きは、マイナスなのか内訳なのか決められません',
+  formula: '数式ではなく、残高の数字だけを入れてください',
+  date: '日付になっています',
+  grouping: 'カンマの位置が 3 桁ごとになっていません',
+  other: '金額として読めません',
+} as const;
+
+/** What to type instead, after the reason. */
+export const TYPED_HOW =
+  '1,234,567 や ¥1,234,567、1234567円 のように円単位の数字で入れ直してください（マイナスは -1,234 か △1,234）。';
+
+/** A row's identity on 残高照合: its 口座 (as 台帳 口座 compare) and 月末. */
+export const balanceKey = (account: string, monthEnd: string) => `${normalizeText(account)}\u0000${monthEnd}`;
 
 export const BALANCE_TEXT = {
   csvBalance: (asOf: string, complete: boolean) =>
@@ -74,9 +120,9 @@ export function withStatementBalances(
   points: readonly MonthEndBalance[],
 ): BalanceRecord[] {
   const out = rows.map((r) => ({ ...r }));
-  const index = new Map(out.map((r, i) => [keyOf(String(r.口座), String(r.月末)), i]));
+  const index = new Map(out.map((r, i) => [balanceKey(String(r.口座), String(r.月末)), i]));
   for (const p of points) {
-    const i = index.get(keyOf(account, p.monthEnd));
+    const i = index.get(balanceKey(account, p.monthEnd));
     const note = BALANCE_TEXT.csvBalance(p.asOf, p.complete);
     if (i === undefined) {
       out.push({
@@ -86,7 +132,7 @@ export function withStatementBalances(
         明細の残高: p.balance,
         説明: note,
       });
-      index.set(keyOf(account, p.monthEnd), out.length - 1);
+      index.set(balanceKey(account, p.monthEnd), out.length - 1);
     } else {
       out[i].明細の残高 = p.balance;
       out[i].説明 = note;
@@ -199,23 +245,26 @@ export const BALANCE_MSG = {
   constant:
     '同じ差額が続いているので、その月から明細が抜けているか、MF の開始残高（期首残高）が違う可能性があります。',
   remainder: '（MF の残高は、この勘定科目のうち補助科目のない分です）',
+  unreadable: (text: string, why: string) =>
+    `通帳残高「${text}」は読めないため、比べていません（${why}）。${TYPED_HOW}`,
   typedWins: (csv: number) => `通帳残高で比べています（CSV の残高は ${csv.toLocaleString('ja-JP')} 円）。`,
 } as const;
 
 /** Every (口座, 月末) row: the month ends asked now for every account, plus rows kept from before. */
 export function balanceRecords(input: BalanceInput): BalanceRecord[] {
-  const kept = new Map(input.existing.map((r) => [keyOf(String(r.口座), String(r.月末)), r]));
+  const kept = new Map(input.existing.map((r) => [balanceKey(String(r.口座), String(r.月末)), r]));
   const out: BalanceRecord[] = [];
   const done = new Set<string>();
   for (const a of input.accounts) {
     const diffs: { monthEnd: string; rest: number }[] = [];
     const rows: BalanceRecord[] = [];
     for (const monthEnd of input.monthEnds) {
-      const key = keyOf(a.label, monthEnd);
+      const key = balanceKey(a.label, monthEnd);
       done.add(key);
       const prev = kept.get(key);
       const csv = amountOf(prev?.明細の残高);
-      const typed = amountOf(prev?.通帳残高);
+      const entered = readTypedBalance(prev?.通帳残高);
+      const typed = entered.kind === 'amount' ? entered.amount : null;
       const mf = input.mfBalance(a, monthEnd);
       const record: BalanceRecord = {
         ...emptyBalanceRecord(),
@@ -225,11 +274,14 @@ export function balanceRecords(input: BalanceInput): BalanceRecord[] {
         月末: monthEnd,
         MFの残高: mf ? mf.balance : '',
         明細の残高: csv ?? '',
-        通帳残高: typed ?? '',
+        // As read: the sheet's writer never writes this column (what a person typed stays as typed).
+        通帳残高: prev?.通帳残高 ?? '',
       };
       const statement = typed ?? csv;
       const notes: string[] = [];
       if (!mf) notes.push(BALANCE_MSG.outsidePeriod);
+      // A balance the person meant but kicho cannot read is not replaced by the CSV's: say so instead.
+      else if (entered.kind === 'unreadable') notes.push(BALANCE_MSG.unreadable(entered.text, entered.why));
       else if (statement === null) notes.push(BALANCE_MSG.noStatement(a.kind === 'csv'));
       else {
         const diff = mf.balance - statement;
@@ -289,7 +341,8 @@ export function balanceRecords(input: BalanceInput): BalanceRecord[] {
     out.push(...rows);
   }
   // Rows of other months (a CSV imported earlier, a balance typed for a month not asked now) stay.
-  for (const r of input.existing) if (!done.has(keyOf(String(r.口座), String(r.月末)))) out.push({ ...r });
+  for (const r of input.existing)
+    if (!done.has(balanceKey(String(r.口座), String(r.月末)))) out.push({ ...r });
   return out.sort(
     (x, y) =>
       String(x.口座).localeCompare(String(y.口座), 'ja') || String(x.月末).localeCompare(String(y.月末)),
@@ -323,12 +376,12 @@ export function differenceSeries(
   monthEnds: readonly string[],
   names: readonly string[],
 ): (string | number)[][] {
-  const byKey = new Map(records.map((r) => [keyOf(String(r.口座), String(r.月末)), r]));
+  const byKey = new Map(records.map((r) => [balanceKey(String(r.口座), String(r.月末)), r]));
   const accounts = names.filter((a) =>
-    monthEnds.some((m) => typeof byKey.get(keyOf(a, m))?.差額 === 'number'),
+    monthEnds.some((m) => typeof byKey.get(balanceKey(a, m))?.差額 === 'number'),
   );
   return [
     ['月末（差額のグラフ）', ...accounts.map((a) => `差額: ${a}`)],
-    ...monthEnds.map((m) => [m, ...accounts.map((a) => byKey.get(keyOf(a, m))?.差額 ?? '')]),
+    ...monthEnds.map((m) => [m, ...accounts.map((a) => byKey.get(balanceKey(a, m))?.差額 ?? '')]),
   ];
 }

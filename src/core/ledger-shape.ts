@@ -223,6 +223,24 @@ export function planHeaderRestore(
     const fits = [...blank].filter((c) => open(c) && hasData(column(c)) && columnFits(h, column(c), sheet));
     if (fits.length === 1) place(h, fits[0]);
   }
+  // Another sheet's header typed over (残高照合's 通帳残高 renamed 「通帳残高（手入力）」, issue 25): the one
+  // renamed column that sits between the headers the layout puts on either side, or still holds the
+  // header's words, is that column — its cells stay where they are under the header put back.
+  if (sheet !== SHEET.ledger) {
+    const fold = (t: string) => t.normalize('NFKC').replace(/\s+/g, '');
+    const between = (h: string, c: number) => {
+      const i = required.indexOf(h);
+      const left = i === 0 ? c === 0 : header[c - 1] === required[i - 1];
+      return left && (i === required.length - 1 || header[c + 1] === required[i + 1]);
+    };
+    for (const h of missing) {
+      if (placed.has(h)) continue;
+      const fits = [...renamed].filter(
+        (c) => open(c) && (between(h, c) || fold(header[c]).includes(fold(h))),
+      );
+      if (fits.length === 1) place(h, fits[0]);
+    }
+  }
   // Free text: at its own place when that is still open.
   for (const h of missing) if (!placed.has(h) && !strict(h)) atHome(h);
   // One header left and one column of data left: they belong together.

@@ -3,7 +3,14 @@
  * and the problems of a proposed set of values, by item. Validation is parseSettings itself, so the
  * dialog and the runs can never disagree about what is valid.
  */
-import { canonicalItem, dateText, parseSettings, SETTING_DEFAULTS, type SettingRow } from './settings';
+import {
+  canonicalItem,
+  dateText,
+  parseSettings,
+  SETTING_DEFAULTS,
+  type SettingRow,
+  settingRange,
+} from './settings';
 
 export type FieldKind = 'date' | 'choice' | 'int' | 'number' | 'text';
 
@@ -23,8 +30,8 @@ interface FieldSpec {
 
 const FIELDS: Readonly<Record<string, FieldSpec>> = {
   取込開始日: { kind: 'date', hint: 'この日以降の明細を取り込みます（例: 2026-04-01）。' },
-  取込終了日: { kind: 'date', hint: '空なら今日まで。' },
-  対象口座: { kind: 'text', hint: 'MFの口座名をカンマ区切りで。空ならすべての口座。' },
+  取込終了日: { kind: 'date', hint: 'この日までの明細を取り込みます。' },
+  対象口座: { kind: 'text', hint: '取り込む口座。' },
   自動実行: {
     kind: 'choice',
     options: ['オン', 'オフ'],
@@ -33,16 +40,16 @@ const FIELDS: Readonly<Record<string, FieldSpec>> = {
   '照合間隔（分）': { kind: 'choice', options: ['5', '10', '15', '30'], hint: '定期実行（照合）の間隔。' },
   '照合猶予（分）': {
     kind: 'int',
-    hint: '結果が不明な行を、この時間MFに現れなければ送り直します（1〜1440）。',
+    hint: '結果が不明な行を、この時間MFに現れなければ送り直します。',
   },
-  最大試行回数: { kind: 'int', hint: 'これを超えたら要確認にします（1〜20）。' },
-  '1回の送信上限': { kind: 'int', hint: '1回の実行で送る件数の上限（1〜1000）。' },
+  最大試行回数: { kind: 'int', hint: 'これを超えたら要確認にします。' },
+  '1回の送信上限': { kind: 'int', hint: '1回の実行で送る件数の上限。' },
   AI判定: {
     kind: 'choice',
     options: ['オフ', 'openai', 'anthropic', 'gemini'],
     hint: 'ルールで決まらない明細をAIに判定させます。',
   },
-  AI信頼度しきい値: { kind: 'number', hint: 'これ未満のAIの判定は要確認にします（0〜1）。' },
+  AI信頼度しきい値: { kind: 'number', hint: 'これ未満のAIの判定は要確認にします。' },
   AI自動承認: {
     kind: 'choice',
     options: ['オフ', 'オン'],
@@ -59,16 +66,16 @@ const FIELDS: Readonly<Record<string, FieldSpec>> = {
   },
   振込手数料上限: {
     kind: 'int',
-    hint: '入金がこの金額（円）以内だけ足りないときは、振込手数料の差額として回収済にします（0〜10000）。',
+    hint: '入金がこの金額（円）以内だけ足りないときは、振込手数料の差額として回収済にします。',
   },
-  バックアップ世代数: { kind: 'int', hint: '毎日の台帳のコピーをいくつ残すか（0〜30、0 はしない）。' },
+  バックアップ世代数: { kind: 'int', hint: '毎日の台帳のコピーをいくつ残すか。' },
   重複とみなす日数: {
     kind: 'int',
-    hint: '重複点検で、取引日がこの日数まで離れた同じ金額・同じ科目の仕訳を同じお金の二重記帳とみなします（0〜31）。',
+    hint: '重複点検で、取引日がこの日数まで離れた同じ金額・同じ科目の仕訳を同じお金の二重記帳とみなします。',
   },
   アーカイブまでの月数: {
     kind: 'int',
-    hint: '「古い行をアーカイブ」で、取引日と最後の更新がこの月数より前の「完了」「除外」の行をシート「台帳アーカイブ」に移します（0〜120、空はしない）。',
+    hint: '「古い行をアーカイブ」で、取引日と最後の更新がこの月数より前の「完了」「除外」の行をシート「台帳アーカイブ」に移します。',
   },
   インボイス未判定の扱い: {
     kind: 'choice',
@@ -87,6 +94,13 @@ const FIELDS: Readonly<Record<string, FieldSpec>> = {
   },
 };
 
+/** The dialog's hint and the 設定 sheet's 説明 of an item: what it does, then what may be typed. */
+export function settingHint(item: string): string {
+  const purpose = FIELDS[item]?.hint ?? '';
+  const range = settingRange(item);
+  return range ? `${purpose}${range}。` : purpose;
+}
+
 function display(value: unknown, kind: FieldKind): string {
   if (value === null || value === undefined) return '';
   if (kind === 'date') return dateText(value) ?? String(value);
@@ -100,7 +114,8 @@ export function settingFields(rows: readonly SettingRow[]): SettingField[] {
   const seen = new Set<string>();
   const field = (item: string, value: unknown): SettingField => {
     const spec = FIELDS[item] ?? { kind: 'text', hint: '' };
-    return { item, value: display(value, spec.kind), ...spec };
+    // What may be typed, from the tables parseSettings checks against (the 設定 sheet's 説明 says the same).
+    return { item, value: display(value, spec.kind), ...spec, hint: settingHint(item) };
   };
   for (const r of rows) {
     const item = canonicalItem(r.item) ?? r.item.trim();

@@ -28,6 +28,55 @@ export const SETTING_DEFAULTS: ReadonlyArray<readonly [item: string, value: stri
   ['消費税の特例', 'なし'],
 ];
 
+/** Whole-number items: the value used when 空, the lowest and the highest accepted (parseSettings, 説明). */
+export const INT_ITEMS = {
+  '照合猶予（分）': [15, 1, 1440],
+  最大試行回数: [3, 1, 20],
+  '1回の送信上限': [200, 1, 1000],
+  AI1回の上限: [20, 1, 500],
+  AI1日の上限: [200, 1, 10000],
+  '回収期限（日）': [60, 1, 3650],
+  振込手数料上限: [880, 0, 10000],
+  バックアップ世代数: [7, 0, 30],
+  重複とみなす日数: [3, 0, 31],
+  // 空 = never; 0 = through today.
+  アーカイブまでの月数: [0, 0, 120],
+} as const satisfies Record<string, readonly [number, number, number]>;
+
+/** Items with a fixed list of values (parseSettings, 説明). */
+export const CHOICE_ITEMS = {
+  自動実行: ['オン', 'オフ'],
+  '照合間隔（分）': ['5', '10', '15', '30'],
+  AI判定: ['オフ', 'openai', 'anthropic', 'gemini'],
+  AI自動承認: ['オン', 'オフ'],
+  売掛金の定期チェック: ['オン', 'オフ'],
+  インボイス未判定の扱い: ['保留', '送信'],
+  少額特例: ['オン', 'オフ'],
+  消費税の特例: ['なし', '2割特例', '3割特例'],
+} as const satisfies Record<string, readonly string[]>;
+
+/**
+ * What may be typed for `item` and what 空 means, as one line: the 設定 sheet shows it beside the value
+ * (説明) and the 設定 dialog under the field, from the same tables parseSettings checks against.
+ */
+export function settingRange(item: string): string {
+  const initial = SETTING_DEFAULTS.find(([i]) => i === item)?.[1] ?? '';
+  const dates = `${WINDOW_DATES.min}〜${WINDOW_DATES.max} の日付`;
+  if (item === '取込開始日') return `${dates}。空なら前月の1日（行は消さないでください）`;
+  if (item === '取込終了日') return `${dates}。空なら今日`;
+  if (item === '対象口座') return 'MFの口座名をカンマ区切りで。空ならすべての口座';
+  if (item === 'AI信頼度しきい値') return '0〜1 の数。空なら 0.8';
+  if (item === '売掛金科目') return 'MFの勘定科目名。空なら 売掛金';
+  if (item === 'アーカイブまでの月数') return '0〜120 の整数。空ならアーカイブしない（0 は今日まで）';
+  if (item in CHOICE_ITEMS)
+    return `${CHOICE_ITEMS[item as keyof typeof CHOICE_ITEMS].join(' / ')} のどれか。空なら ${initial}`;
+  if (item in INT_ITEMS) {
+    const [fallback, min, max] = INT_ITEMS[item as keyof typeof INT_ITEMS];
+    return `${min}〜${max} の整数。空なら ${fallback}${item === 'バックアップ世代数' ? '（0 はバックアップしない）' : ''}`;
+  }
+  return '';
+}
+
 export interface Settings {
   importStart: string | null;
   importEnd: string | null;
@@ -61,6 +110,11 @@ export interface Settings {
   smallAmountRule: boolean;
   /** 2割特例 / 3割特例: the 区分 does not change the tax (MF's term settings cannot say so). */
   specialRule: 'なし' | '2割特例' | '3割特例';
+  /**
+   * What is wrong with a typed 取込開始日 / 取込終了日, naming its cell: importWindow gives it as the
+   * window's problem, so every run that uses the window says it the same way instead of using a default.
+   */
+  windowProblem?: string;
 }
 
 export interface SettingProblem {
@@ -84,20 +138,32 @@ function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-/** yyyy-MM-dd from a typed date string or a Date the sheet coerced. */
+/** yyyy-MM-dd from a typed date string or a Date the sheet coerced (the year always four digits). */
 export function dateText(value: unknown): string | null {
+  const year = (y: number) => String(y).padStart(4, '0');
   if (Object.prototype.toString.call(value) === '[object Date]') {
     const d = value as Date;
     if (Number.isNaN(d.getTime())) return null;
-    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    return `${year(d.getFullYear())}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
   }
   const m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(String(value).normalize('NFKC').trim());
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
-  return `${y}-${pad(mo)}-${pad(d)}`;
+  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0–99 as 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
+  return `${year(y)}-${pad(mo)}-${pad(d)}`;
 }
+
+/**
+ * The dates 取込開始日 and 取込終了日 may hold. kicho's window is where MF statement lines and journals are
+ * asked for, and MF books exist only inside its accounting periods (/offices), which no office kicho
+ * serves starts last century: a year outside 2000–2099 is a slip of the keyboard (1900 is what Sheets
+ * shows for a zero date, 0001 a year typed without its century), and without this bound it was taken at
+ * its word — 1,518 month ends on 残高照合, or an internal-looking failure for 0001.
+ */
+export const WINDOW_DATES = { min: '2000-01-01', max: '2099-12-31' } as const;
 
 const ITEMS: readonly string[] = SETTING_DEFAULTS.map(([item]) => item);
 const fold = (text: string) => text.normalize('NFKC').replace(/\s+/g, '');
@@ -243,6 +309,13 @@ export function parseSettings(
     if (raw === undefined || raw === '' || raw === null) return null;
     const d = dateText(raw);
     if (!d) report(item, `「${String(raw)}」は日付として読めません。2026-04-01 のように入力してください。`);
+    else if (d < WINDOW_DATES.min || d > WINDOW_DATES.max) {
+      report(
+        item,
+        `「${d}」は使えません。${WINDOW_DATES.min}〜${WINDOW_DATES.max} の日付を 2026-04-01 のように入力してください（年の打ち間違いとみなしました）。`,
+      );
+      return null;
+    }
     return d;
   };
   const int = (item: string, fallback: number, min: number, max: number): number => {
@@ -264,7 +337,7 @@ export function parseSettings(
   };
 
   const interval = Number(
-    choice('照合間隔（分）', ['5', '10', '15', '30'] as const, '15'),
+    choice('照合間隔（分）', CHOICE_ITEMS['照合間隔（分）'], '15'),
   ) as Settings['reconcileIntervalMinutes'];
   const thresholdText = text('AI信頼度しきい値');
   let aiThreshold = 0.8;
@@ -283,28 +356,33 @@ export function parseSettings(
       .filter((s) => s !== ''),
     autoRun: choice('自動実行', ['オン', 'オフ'] as const, 'オフ') === 'オン',
     reconcileIntervalMinutes: interval,
-    graceMinutes: int('照合猶予（分）', 15, 1, 1440),
-    maxAttempts: int('最大試行回数', 3, 1, 20),
-    batchLimit: int('1回の送信上限', 200, 1, 1000),
-    aiProvider: choice('AI判定', ['オフ', 'openai', 'anthropic', 'gemini'] as const, 'オフ'),
+    graceMinutes: int('照合猶予（分）', ...INT_ITEMS['照合猶予（分）']),
+    maxAttempts: int('最大試行回数', ...INT_ITEMS.最大試行回数),
+    batchLimit: int('1回の送信上限', ...INT_ITEMS['1回の送信上限']),
+    aiProvider: choice('AI判定', CHOICE_ITEMS.AI判定, 'オフ'),
     aiThreshold,
     aiAutoApprove: choice('AI自動承認', ['オン', 'オフ'] as const, 'オフ') === 'オン',
-    aiPerRun: int('AI1回の上限', 20, 1, 500),
-    aiPerDay: int('AI1日の上限', 200, 1, 10000),
+    aiPerRun: int('AI1回の上限', ...INT_ITEMS.AI1回の上限),
+    aiPerDay: int('AI1日の上限', ...INT_ITEMS.AI1日の上限),
     receivableAccount: text('売掛金科目') || '売掛金',
-    collectionDays: int('回収期限（日）', 60, 1, 3650),
-    feeTolerance: int('振込手数料上限', 880, 0, 10000),
+    collectionDays: int('回収期限（日）', ...INT_ITEMS['回収期限（日）']),
+    feeTolerance: int('振込手数料上限', ...INT_ITEMS.振込手数料上限),
     receivablesWeekly: choice('売掛金の定期チェック', ['オン', 'オフ'] as const, 'オフ') === 'オン',
-    backupGenerations: int('バックアップ世代数', 7, 0, 30),
-    duplicateDays: int('重複とみなす日数', 3, 0, 31),
-    archiveMonths: text('アーカイブまでの月数') === '' ? null : int('アーカイブまでの月数', 0, 0, 120),
-    holdUndecidedInvoice: choice('インボイス未判定の扱い', ['保留', '送信'] as const, '保留') === '保留',
-    smallAmountRule: choice('少額特例', ['オン', 'オフ'] as const, 'オフ') === 'オン',
-    specialRule: choice('消費税の特例', ['なし', '2割特例', '3割特例'] as const, 'なし'),
+    backupGenerations: int('バックアップ世代数', ...INT_ITEMS.バックアップ世代数),
+    duplicateDays: int('重複とみなす日数', ...INT_ITEMS.重複とみなす日数),
+    archiveMonths:
+      text('アーカイブまでの月数') === ''
+        ? null
+        : int('アーカイブまでの月数', ...INT_ITEMS.アーカイブまでの月数),
+    holdUndecidedInvoice: choice('インボイス未判定の扱い', CHOICE_ITEMS.インボイス未判定の扱い, '保留') === '保留',
+    smallAmountRule: choice('少額特例', CHOICE_ITEMS.少額特例, 'オフ') === 'オン',
+    specialRule: choice('消費税の特例', CHOICE_ITEMS.消費税の特例, 'なし'),
   };
   if (settings.importStart && settings.importEnd && settings.importStart > settings.importEnd) {
     report('取込終了日', `取込開始日（${settings.importStart}）より前になっています。`);
   }
+  const windowProblem = problems.find((p) => p.item === '取込開始日' || p.item === '取込終了日');
+  if (windowProblem) settings.windowProblem = `${windowProblem.cell} ${windowProblem.message}`;
   // In sheet order, so a person can fix them top to bottom.
   const rowOf = (p: SettingProblem) => Number(/\d+$/.exec(p.cell)?.[0] ?? 0);
   return { settings, problems: problems.sort((a, b) => rowOf(a) - rowOf(b)) };
@@ -326,8 +404,9 @@ export function importWindow(
   const start = settings.importStart ?? defaultStart(todayText);
   const end = settings.importEnd ?? todayText;
   // 取込開始日 left empty means the previous month: with an early 取込終了日 that can end before it starts.
-  const problem =
-    start > end
+  const problem = settings.windowProblem
+    ? settings.windowProblem
+    : start > end
       ? `取込期間の始まり（${start}${settings.importStart ? '' : '、取込開始日が空のため前月の1日'}）が終わり（${end}）より後になっています。設定の 取込開始日・取込終了日 を直してください。`
       : null;
   return { start, end, label: `${settings.importStart ?? ''}..${settings.importEnd ?? ''}`, problem };

@@ -3,6 +3,7 @@ import { columnLetter, headerIndex } from '../core/headers';
 import { type Masters, mastersFromRecords, mastersToRows } from '../core/masters';
 import { MASTER_HEADERS, SHEET } from '../core/schema';
 import {
+  canonicalItem,
   parseSettings,
   type SettingProblem,
   type SettingRow,
@@ -79,4 +80,11 @@ export function writeSetting(item: string, value: string): void {
   const row = rows.find((r) => r.item.trim() === item);
   if (row) setCells(sheet.getRange(row.rowNumber, valueColumn + 1), [[toCell(value)]]);
   else appendRecords(sheet, [{ 項目: item, 値: value }]);
+}
+
+/** The cell of an item's 値 as people read it (「設定 B2」), or 「設定」 when the item has no row. */
+export function settingCell(item: string): string {
+  const { rows, valueColumn } = readSettingRows();
+  const row = rows.find((r) => canonicalItem(r.item) === item);
+  return row ? `設定 ${columnLetter(valueColumn)}${row.rowNumber}` : '設定';
 }

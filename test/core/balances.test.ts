@@ -1,13 +1,17 @@
 /** A CSV's running balance (src/core/csv/balances) and the 残高照合 table (src/core/balances). */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { BLOCK_TITLE, blockColumn, planBalanceWrite, readBalanceTable } from '../../src/core/balance-sheet';
 import {
+  type BalanceRecord,
   balanceFromTrialBalance,
   balanceRecords,
   differenceSeries,
   emptyBalanceRecord,
   monthEndsBetween,
+  readTypedBalance,
   type TbLike,
+  TYPED_WHY,
   withStatementBalances,
 } from '../../src/core/balances';
 import { balanceBreaks, monthEndBalances } from '../../src/core/csv/balances';
@@ -234,5 +238,168 @@ describe('the 残高照合 table', () => {
       '2026-03-31',
     ]);
     assert.deepEqual(monthEndsBetween('2026-04-01', '2026-04-30'), ['2026-04-30']);
+  });
+});
+
+describe('通帳残高 as typed (issue 25)', () => {
+  test('the unambiguous forms a bookkeeper types are read; a number Sheets made of the typing is taken', () => {
+    const cases: [unknown, number][] = [
+      [1_234_567, 1_234_567],
+      [-5_000, -5_000],
+      [0, 0],
+      ['1234567', 1_234_567],
+      ['1,234,567', 1_234_567],
+      ['¥1,234,567', 1_234_567],
+      ['￥1,234,567', 1_234_567],
+      ['\\1,234,567', 1_234_567],
+      ['1,234,567円', 1_234_567],
+      ['1,234,567 円', 1_234_567],
+      ['１，２３４，５６７', 1_234_567],
+      ['１２３４５６７円', 1_234_567],
+      ['-1,234', -1_234],
+      ['－1,234', -1_234],
+      ['−1,234', -1_234],
+      ['△1,234', -1_234],
+      ['▲1,234', -1_234],
+      ['△ 1,234円', -1_234],
+      ['-¥1,234', -1_234],
+      ['¥-1,234', -1_234],
+      ['+1,234', 1_234],
+      ['1,234.00', 1_234],
+      ['  1,234  ', 1_234],
+    ];
+    for (const [typed, amount] of cases)
+      assert.deepEqual(readTypedBalance(typed), { kind: 'amount', amount }, String(typed));
+  });
+
+  test('ambiguous or approximate values are refused with the reason, the text kept as typed', () => {
+    const cases: [unknown, string][] = [
+      ['約120万円', TYPED_WHY.approximate],
+      ['120万', TYPED_WHY.approximate],
+      ['1,234千円', TYPED_WHY.approximate],
+      [1234.5, TYPED_WHY.fraction],
+      ['1234.5', TYPED_WHY.fraction],
+      ['1.234.567', TYPED_WHY.other],
+      ['(1,000)', TYPED_WHY.parentheses],
+      ['（1,000）', TYPED_WHY.parentheses],
+      ['=1+1', TYPED_WHY.formula],
+      ['2026-04-30', TYPED_WHY.date],
+      ['12,34,567', TYPED_WHY.grouping],
+      ['1,2345', TYPED_WHY.grouping],
+      ['1,000-', TYPED_WHY.other],
+      ['-△1,000', TYPED_WHY.other],
+      ['ー1,000', TYPED_WHY.other],
+      ['残高不明', TYPED_WHY.other],
+      [true, TYPED_WHY.other],
+      [1e300, TYPED_WHY.other],
+    ];
+    for (const [typed, why] of cases) {
+      const r = readTypedBalance(typed);
+      assert.equal(r.kind, 'unreadable', String(typed));
+      assert.equal(r.kind === 'unreadable' && r.why, why, String(typed));
+      assert.equal(r.kind === 'unreadable' && r.text, String(typed));
+    }
+    for (const empty of ['', '  ', null, undefined])
+      assert.deepEqual(readTypedBalance(empty), { kind: 'empty' });
+  });
+
+  test('an unreadable 通帳残高 is not replaced by the CSV balance: no 差額, the reason and what to type', () => {
+    const bank: OwnAccount = {
+      kind: 'csv',
+      label: '信金',
+      accountId: 'a',
+      subId: null,
+      accountName: '普通預金',
+      subName: '',
+    };
+    const rows = balanceRecords({
+      accounts: [bank],
+      monthEnds: ['2026-04-30'],
+      mfBalance: () => ({ balance: 1_000, asset: true, remainder: false }),
+      isAsset: () => true,
+      existing: [
+        { ...emptyBalanceRecord(), 口座: '信金', 月末: '2026-04-30', 明細の残高: 1_000, 通帳残高: '約千円' },
+      ],
+      ledger: [],
+      outsideWindow: new Map(),
+      window: { start: '2026-04-01', end: '2026-04-30' },
+    });
+    assert.equal(rows[0].差額, '');
+    assert.equal(rows[0].通帳残高, '約千円');
+    assert.match(
+      String(rows[0].説明),
+      /通帳残高「約千円」は読めないため、比べていません（「約」「万」などの概数/,
+    );
+    assert.match(String(rows[0].説明), /1,234,567 や ¥1,234,567/);
+  });
+});
+
+describe('the 残高照合 sheet: what kicho writes (issue 25)', () => {
+  const H = ['口座', '勘定科目', '補助科目', '月末', 'MFの残高', '明細の残高', '通帳残高', '差額', '説明'];
+  const sheet = (rows: unknown[][], header: unknown[] = H) => [header, ...rows];
+
+  test('only kicho’s own columns of rows found by key; 通帳残高 and people’s columns are never in a write', () => {
+    const values = sheet(
+      [
+        ['B', '', '', '2026-04-30', 1, '', '=1+1', '', '', 'memo B'],
+        ['A', '', '', '2026-04-30', 2, '', '約1万', '', '', 'memo A'],
+      ],
+      [...H, 'メモ'],
+    );
+    const table = readBalanceTable(values);
+    assert.equal(table.width, 10);
+    const records: BalanceRecord[] = table.rows.map((r) => ({ ...r.record, 差額: 9, 説明: 'x' }));
+    records.push({ ...emptyBalanceRecord(), 口座: 'A', 月末: '2026-05-31', 通帳残高: 'ignored' });
+    const plan = planBalanceWrite(table, records);
+    // Runs B–C, E–F, H–I: columns 7 (通帳残高) and 10 (メモ) are in none.
+    assert.deepEqual(
+      plan.blocks.map((b) => [b.column, b.cells[0].length]),
+      [
+        [2, 2],
+        [5, 2],
+        [8, 2],
+      ],
+    );
+    assert.deepEqual(plan.blocks[2].cells, [
+      [9, 'x'],
+      [9, 'x'],
+    ]);
+    assert.equal(plan.appended?.row, 4);
+    assert.equal(plan.appended?.cells[0][6], '', 'a new row has nothing typed');
+    assert.equal(plan.appended?.cells[0][0], 'A');
+  });
+
+  test('new rows month by month; a copied row is named; the chart block is found and never lands on data', () => {
+    const values = sheet([
+      ['A', '', '', '2026-04-30', '', '', '', '', ''],
+      ['A', '', '', '2026-04-30', '', '', '5', '', ''],
+      ['', '', '', '', '', '', '', '', '', '', '', 'note'],
+    ]);
+    const table = readBalanceTable(values);
+    assert.deepEqual(table.copies, [{ rowNumber: 3, of: 2 }]);
+    assert.equal(table.lastRow, 3);
+    const plan = planBalanceWrite(table, [
+      ...table.rows.map((r) => r.record),
+      { ...emptyBalanceRecord(), 口座: 'B', 月末: '2026-05-31' },
+      { ...emptyBalanceRecord(), 口座: 'A', 月末: '2026-05-31' },
+      { ...emptyBalanceRecord(), 口座: 'B', 月末: '2026-04-30' },
+    ]);
+    assert.deepEqual(
+      plan.appended?.cells.map((r) => `${r[0]} ${r[3]}`),
+      ['B 2026-04-30', 'B 2026-05-31', 'A 2026-05-31'],
+    );
+    const explain = plan.blocks.find((b) => b.column + b.cells[0].length - 1 === 9);
+    assert.match(String(explain?.cells[1].at(-1)), /2 行目と同じ口座・月末です/);
+    // The block would start at K (one empty column after I): L holds a note, so it goes past everything.
+    assert.equal(blockColumn(table, 3), 13);
+    assert.equal(blockColumn(table, 1), 10);
+    const withBlock = readBalanceTable([
+      [...H, '', BLOCK_TITLE, '差額: A', '差額: B', 'mine'],
+      ['A', '', '', '2026-04-30'],
+    ]);
+    assert.equal(withBlock.width, 9);
+    assert.deepEqual(withBlock.block, { start: 10, width: 3 });
+    assert.equal(blockColumn(withBlock, 3), 10);
+    assert.equal(blockColumn(withBlock, 4), 15, 'a wider block would take the person’s column');
   });
 });
