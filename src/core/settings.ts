@@ -374,7 +374,8 @@ export function parseSettings(
       text('アーカイブまでの月数') === ''
         ? null
         : int('アーカイブまでの月数', ...INT_ITEMS.アーカイブまでの月数),
-    holdUndecidedInvoice: choice('インボイス未判定の扱い', CHOICE_ITEMS.インボイス未判定の扱い, '保留') === '保留',
+    holdUndecidedInvoice:
+      choice('インボイス未判定の扱い', CHOICE_ITEMS.インボイス未判定の扱い, '保留') === '保留',
     smallAmountRule: choice('少額特例', CHOICE_ITEMS.少額特例, 'オフ') === 'オン',
     specialRule: choice('消費税の特例', CHOICE_ITEMS.消費税の特例, 'なし'),
   };
