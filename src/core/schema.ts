@@ -106,11 +106,12 @@ export const SOURCE_HEADERS = ['名前', '勘定科目', '補助科目', '取込
  * Headers 初期設定 adds but no run needs: a sheet from before they existed still works. 取込形式 is the
  * optional saved CSV layout of a 取込元 (issue 26); a 台帳 from before the インボイス column keeps working
  * (a purchase then waits as 未判定 until the column is there and filled in), and the マスタ's 税区分ID and
- * 登録番号 are filled on its next refresh (issue 27).
+ * 登録番号 are filled on its next refresh, and a ルール sheet without インボイス reads as before (issue 27).
  */
 export const OPTIONAL_HEADERS: Readonly<Record<string, readonly string[]>> = {
   取込元: ['取込形式'],
   台帳: ['インボイス'],
+  ルール: ['インボイス'],
   マスタ: ['税区分ID', '登録番号'],
 };
 
