@@ -378,7 +378,7 @@ function demoInvoice(world: World, run: (name: string) => ExecutionResult, url: 
     : undefined;
   const kind = journal?.branches[0]?.debitor?.invoice_kind;
   line(
-    `2026-10-15 の鈴木デザインへの支払い: 台帳 ${row?.状態 ?? '？'}、MF の仕訳 ${journal?.id ?? 'なし'} のインボイス区分 ${kind ?? 'なし'}`,
+    `2026-10-15 の鈴木デザインへの支払い: 台帳 ${row?.状態 ?? '？'}、MF の仕訳 ${journal ? shownId(journal.id) : 'なし'} のインボイス区分 ${kind ?? 'なし'}`,
   );
   if (kind !== 'INVOICE_KIND_UNQUALIFIED_70')
     throw new Error('the 2026-10-15 purchase is not a 70 % journal');

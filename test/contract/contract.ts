@@ -218,7 +218,7 @@ export class Contract {
       // A write of a 令和8年度 インボイス区分 (issue 27): named when that is all that is wrong.
       const kinds =
         typeof req.body === 'string' && req.body !== ''
-          ? withDocumentKinds(JSON.parse(req.body), REFORM_KINDS)
+          ? withDocumentKinds(parsedOrNull(req.body), REFORM_KINDS)
           : null;
       const again = kinds?.replaced
         ? this.api.validator.validateRequest({ ...request, body: JSON.stringify(kinds.value) }, op)
@@ -327,5 +327,14 @@ export class ContractLog {
       .slice(0, 20)
       .map((v) => `${v.part} ${v.method} ${v.path} [${v.operation ?? '?'}]: ${v.detail}`)
       .join('\n');
+  }
+}
+
+/** A request body as JSON, or null when it is not JSON (a form body sent to test the 415 answer). */
+function parsedOrNull(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return null;
   }
 }

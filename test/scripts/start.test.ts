@@ -42,7 +42,7 @@ describe('npm start', () => {
     assert.equal(r.status, 0, r.stderr);
     const lines = r.stdout.trimEnd().split('\n');
     const last = lines[lines.length - 1];
-    assert.match(last, /^結果: OK — 台帳 \d+ 行（MF の未仕訳明細 245 件・/);
+    assert.match(last, /^結果: OK — 台帳 \d+ 行（MF の未仕訳明細 247 件・/);
     assert.match(last, /二重登録は 0 件/);
     assert.equal(lines.filter((l) => l.startsWith('結果:')).length, 1, 'one verdict');
     assert.doesNotMatch(r.stdout, /%2F|%2B|%3D/i, 'MF ids are shown decoded');
