@@ -4,7 +4,7 @@
  * imports it; importCsv(text, sourceName, layout?) is the same import for decoded text.
  */
 
-import { isArchived } from '../core/archive';
+import { isArchived, stopsLookups, troubleMessage } from '../core/archive';
 import { balanceBreaks, monthEndBalances } from '../core/csv/balances';
 import { charsetLabel } from '../core/csv/encoding';
 import { type CsvReading, describeProblem, overlapWarning, planCsvIntake, readCsv } from '../core/csv/intake';
@@ -31,6 +31,7 @@ import { readMfBehaviour, readSelfTest, recordLedgerRows } from '../gas/run-stat
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { appendSource, readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
+import { archiveIndexRefusal, indexRefusal } from './archive-index';
 import { recordStatementBalances } from './balances';
 import { watchDoneRows } from './done-rows';
 import { preflight } from './preflight';
@@ -100,9 +101,17 @@ export function runImportCsv(
   const reading = readCsv(text, name, choiceOf(layout), today());
   if (reading.fatal) return { ok: false, count: 0, messages: [reading.fatal] };
 
+  // Without a trustworthy key index an archived line would look new (issue 25): stop before MF is asked.
+  const noIndex = archiveIndexRefusal();
+  if (noIndex) return noIndex;
   const messages: string[] = [];
   const tagged = journalsByTag(reading, client, messages);
   const done = underScriptLock(() => {
+    // CSV lines whose rows moved to 台帳アーカイブ count as imported (one read of the key index), and
+    // nothing is written when that index cannot be trusted.
+    const { index, trouble } = readIndexForLookup();
+    const refusedNow = indexRefusal(trouble);
+    if (refusedNow) return { refused: refusedNow };
     // Re-read under the lock: two imports of a new source must add it once.
     const listed = findSource(readSources(), name);
     const source = listed ?? newSource(name);
@@ -110,8 +119,6 @@ export function runImportCsv(
     if (added) appendSource(source);
     const table = readLedger();
     const gone = watchDoneRows(table);
-    // CSV lines whose rows moved to 台帳アーカイブ count as imported (one read of the key index).
-    const index = readIndexForLookup();
     const lines = reading.lines.filter((l) => !isArchived(index, l.key));
     const plan = planCsvIntake(table, lines, name, new Date().toISOString(), tagged);
     plan.already += reading.lines.length - lines.length;
@@ -133,6 +140,7 @@ export function runImportCsv(
     };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
+  if ('refused' in done.value && done.value.refused) return done.value.refused;
   const { plan, added, source, rows, written, restored, gone } = done.value;
   recordLedgerRows(rows);
   messages.unshift(
@@ -250,7 +258,8 @@ export function csvPreview(base64: string, sourceName: string, layout?: unknown)
     if (!listed)
       warnings.push(`取込元「${name}」はまだありません。取り込むと 勘定科目 普通預金 で追加します。`);
     warnings.push(...doubleCountWarnings([listed ?? newSource(name)], readMasters()));
-    const index = readIndexForLookup();
+    const { index, trouble } = readIndexForLookup();
+    if (stopsLookups(trouble)) warnings.push(troubleMessage(trouble));
     const lines = reading.lines.filter((l) => !isArchived(index, l.key));
     const plan = planCsvIntake(readLedger(), lines, name, '');
     plan.already += reading.lines.length - lines.length;
