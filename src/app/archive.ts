@@ -154,13 +154,12 @@ function settle(
       }
     } else if (key !== '' && index.entries.has(hex)) {
       seen.add(hex);
-    } else if (key !== '' && live.length > 0) {
+    } else if (key !== '' && live.length > 0 && same) {
       // No entry, key on the 台帳: a copy a run wrote and then took out of the index (it did not read
-      // back), or one a person pasted. It goes only when it is that 台帳 row's own copy.
-      if (same) {
-        drop.add(g);
-        orphans += 1;
-      } else strays.push(g + 1);
+      // back). It goes only when it is that 台帳 row's own copy; a row a person put back into the archive
+      // beside a re-import of its line is indexed below, and the next run settles the two as above.
+      drop.add(g);
+      orphans += 1;
     } else if (
       record &&
       key !== '' &&

@@ -565,7 +565,7 @@ export const ARCHIVE_MSG = {
   orphansDropped: (n: number) =>
     `前の実行が途中で止まって残った、アーカイブの写し ${n} 行を消しました（台帳に元の行があります）。`,
   adopted: (n: number) =>
-    `アーカイブにあって索引にない ${n} 行を索引に加えました（台帳にない「完了」「除外」の行です）。`,
+    `アーカイブにあって索引にない ${n} 行を索引に加えました（「完了」「除外」の行です）。`,
   strays: (rows: readonly number[]) =>
     `アーカイブの ${rows.slice(0, 10).join('・')} 行目${rows.length > 10 ? ` ほか（全 ${rows.length} 行）` : ''}は、台帳にも索引にもない行か、「完了」「除外」でない行です。kicho はこの行を扱いません。台帳に戻したい行は 操作 に「${BRING_BACK}」と入れて、メニュー「記帳 > アーカイブから戻す」を実行してください。`,
   released: (n: number) =>

@@ -218,6 +218,10 @@ describe('the archive index deleted, with 自動実行 on and nobody touching an
     const audit = ok(w, 'auditDuplicates');
     assert.equal(audit.ok, false);
     assert.match(audit.messages.join(' '), NAMES_INDEX);
+    // 重複を削除 knows a journal an archived row holds only through the index.
+    const deletion = ok(w, 'deleteDuplicates', ['a-token']);
+    assert.equal(deletion.ok, false);
+    assert.match(deletion.messages.join(' '), NAMES_INDEX);
     assert.equal(w.ledger().length, open.length);
     assert.equal(w.mf.journals().length, journals);
 
@@ -296,6 +300,29 @@ describe('the archive index deleted, with 自動実行 on and nobody touching an
     assert.equal(ok(w, 'importTransactions').added, 0);
     assert.ok(!w.ledger().some((r) => r.キー === gone), 'the deleted archived row came back');
   });
+});
+
+describe('the index deleted while a run is at work', () => {
+  for (const door of ['importTransactions', 'importCsv'] as const) {
+    test(`deleted between ${door}'s first check and its write: the write under the lock checks again`, () => {
+      const { w, open } = archivedWorld();
+      // A person deletes the sheet while the run asks MF (after the check before MF, before the lock).
+      let done = false;
+      w.emu.world.beforeCall = (_exec, call) => {
+        if (!done && call.s === 'fetch') {
+          done = true;
+          deleteSheet(w, INDEX);
+        }
+        return undefined;
+      };
+      const r = door === 'importCsv' ? ok(w, door, [CSV, '○○銀行']) : ok(w, door);
+      w.emu.world.beforeCall = undefined;
+      assert.ok(done);
+      assert.equal(r.ok, false);
+      assert.match(r.messages.join(' '), NAMES_INDEX);
+      assert.equal(w.ledger().length, open.length);
+    });
+  }
 });
 
 describe('rebuilding the index', () => {
@@ -405,7 +432,7 @@ describe('台帳アーカイブ renamed or deleted while the index stands', () =
     assert.match(agreed.messages.join(' '), /失ったものとして続けることを確認しました/);
     // The 除外 lines come back as the person was told (and must be excluded again).
     const back = ok(w, 'importTransactions');
-    assert.ok(back.added >= excludedMf.length, `${back.added} added`);
+    assert.ok(Number(back.added) >= excludedMf.length, `${back.added} added`);
   });
 });
 
@@ -441,6 +468,49 @@ describe('the settle: a line imported again beside its archived row', () => {
     assert.match(setup.messages.join(' '), /作り直しました/);
     return { ...base, ruled, approved: others[0], waiting: others.slice(1) };
   }
+
+  test('archived rows a person pastes back into a newer archive are kept and indexed, never deleted as leftovers', () => {
+    const base = archivedWorld();
+    const { w, excludedMf } = base;
+    const old = sheetOf(w, ARCHIVE);
+    assert.ok(old);
+    const oldRows = old.rows.slice(1, old.lastRow()).map((r) => [...(r?.v ?? [])]);
+    deleteSheet(w, INDEX);
+    deleteSheet(w, ARCHIVE);
+    w.emu.world.ui.answers.push({ button: 'OK', text: 'アーカイブなしで続ける' });
+    ok(w, 'setup');
+    // As told: 台帳を復元 brings the MF lines' 完了 rows back; the import brings the 除外 lines back.
+    ok(w, 'restoreLedgerFromMf');
+    w.setSetting('自動実行', 'オフ');
+    ok(w, 'importTransactions');
+    for (const k of excludedMf)
+      assert.ok(
+        w.ledger().some((r) => r.キー === k),
+        `${k} not re-imported`,
+      );
+    // The nightly run makes a new archive and index; then the person pastes the old rows back below.
+    trigger(w, 'backupLedger');
+    const fresh = sheetOf(w, ARCHIVE);
+    assert.ok(fresh);
+    const head = fresh.rows[0]?.v.map(String) ?? [];
+    const oldHead = old.rows[0]?.v.map(String) ?? [];
+    for (const row of oldRows) {
+      const at = fresh.lastRow() + 1;
+      oldHead.forEach((h, c) => {
+        if (h !== '' && head.includes(h)) fresh.setValue(at, head.indexOf(h) + 1, row[c] as never);
+      });
+    }
+    trigger(w, 'backupLedger');
+    trigger(w, 'backupLedger');
+    for (const k of excludedMf) {
+      const rows = archived(w).filter((x) => x.キー === k);
+      assert.equal(rows.length, 1, `${k} archived ${rows.length} times`);
+      assert.equal(rows[0].状態, '除外');
+      assert.ok(indexEntries(w).has(remoteTagOf(k).slice(3)), `${k} not indexed`);
+      assert.ok(!w.ledger().some((x) => x.キー === k), `${k} re-import still on the 台帳`);
+      assert.equal(journalsFor(w, k), 0);
+    }
+  });
 
   test('posting never sends a row whose key is archived: it goes to 要確認 with the reason', () => {
     const { w, approved } = reimportedWorld();
