@@ -156,7 +156,8 @@ export function parseCounts(raw: string | null): ArchivedCounts {
 
 /**
  * What the index's health is judged from, all cheap: the index as read (one getValues), whether the
- * two sheets exist, how many data rows 台帳アーカイブ has (getLastRow) and the counts mirror.
+ * two sheets exist, and — asked only when the index holds nothing — how many data rows 台帳アーカイブ has
+ * (getLastRow) and what the counts mirror says (a healthy index costs no call beyond its own read).
  */
 export interface IndexFacts {
   /** アーカイブ索引 exists (it may still be empty). */
@@ -165,9 +166,9 @@ export interface IndexFacts {
   cells: readonly (readonly unknown[])[];
   archiveSheet: boolean;
   /** Data rows of 台帳アーカイブ (0 when it is missing). */
-  archiveRows: number;
-  /** KICHO_ARCHIVE as last written. */
-  mirror: ArchivedCounts;
+  archiveRows: () => number;
+  /** Rows KICHO_ARCHIVE says are archived. */
+  mirrorRows: () => number;
 }
 
 /**
@@ -195,8 +196,10 @@ export function indexTrouble(f: IndexFacts): IndexTrouble | null {
   if (problems > 0) return { kind: 'unreadable', cells: problems };
   const written = f.cells.some((c) => String(c?.[0] ?? '') !== '');
   if (!written) {
-    if (f.archiveRows > 0) return { kind: 'missing', sheet: f.indexSheet, archiveRows: f.archiveRows };
-    if (f.mirror.rows > 0) return { kind: 'lost', archived: f.mirror.rows };
+    const rows = f.archiveRows();
+    if (rows > 0) return { kind: 'missing', sheet: f.indexSheet, archiveRows: rows };
+    const archived = f.mirrorRows();
+    if (archived > 0) return { kind: 'lost', archived };
     return null;
   }
   if (declared !== null && declared !== index.entries.size)
@@ -578,8 +581,6 @@ export const ARCHIVE_MSG = {
     `台帳の ${rows.slice(0, 10).join('・')}${rows.length > 10 ? ` ほか（全 ${rows.length} 行）` : ''}は、アーカイブ済みの明細がもう一度取り込まれた行で、まだ送信していなかったため、台帳から外しました。明細はシート「${ARCHIVE_SHEET}」の行（元の「完了」「除外」）のままです。`,
   reimportedKept: (rows: readonly string[]) =>
     `台帳の ${rows.slice(0, 10).join('・')}${rows.length > 10 ? ` ほか（全 ${rows.length} 行）` : ''}は、シート「${ARCHIVE_SHEET}」にある明細と同じキーですが、送信済みか、操作が入っているか、キーが書き換えられているため、どちらの行も残しました。これらの行は送信しません。MFに二重の仕訳がないか「重複点検」で確かめ、台帳の行を直すか削除してください。`,
-  badIndex: (n: number) =>
-    `シート「${ARCHIVE_INDEX_SHEET}」に読めないセルが ${n} 個あります。このシートは kicho が管理しています。版の履歴で元に戻してください（戻すまで、アーカイブと戻す操作は止めます）。`,
   busy: 'ほかの処理が実行中のため、アーカイブしませんでした。少し待ってからもう一度実行してください。',
   noArchive: `シート「${ARCHIVE_SHEET}」がありません。まだアーカイブした行がないか、シートが削除されています。`,
   noneMarked: `アーカイブの 操作 に「${BRING_BACK}」と入れた行がありません。台帳に戻したい行の 操作 の列に「${BRING_BACK}」と入れてから、もう一度実行してください。`,

@@ -80,13 +80,16 @@ export function readArchiveIndex(): IndexRead {
   return read;
 }
 
+/** Column A in one read (no getLastRow first: the sheet has few rows, and an empty one reads as none). */
 function readIndexCells(): { read: IndexRead; sheet: boolean; raw: unknown[][] } {
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(ARCHIVE_INDEX_SHEET);
   const none = { index: emptyIndex(), problems: 0, cells: 0 };
   if (!sheet) return { read: none, sheet: false, raw: [] };
-  const last = sheet.getLastRow();
-  if (last < 1) return { read: none, sheet: true, raw: [] };
-  const raw = sheet.getRange(1, 1, last, 1).getValues();
+  const column = sheet.getRange('A:A').getValues();
+  let last = column.length;
+  while (last > 0 && String(column[last - 1]?.[0] ?? '') === '') last -= 1;
+  if (last === 0) return { read: none, sheet: true, raw: [] };
+  const raw = column.slice(0, last);
   const { index, problems } = parseIndex(raw);
   return { read: { index, problems, cells: last }, sheet: true, raw };
 }
@@ -97,8 +100,8 @@ export interface CheckedIndex extends IndexRead {
 }
 
 /**
- * The index read once, with its health (issue 25): the same getValues as readArchiveIndex plus three small
- * calls (台帳アーカイブ's presence and last row) and the counts mirror. The sheets are searched for a
+ * The index read once, with its health (issue 25): the same getValues as readArchiveIndex and a look for
+ * 台帳アーカイブ by name; its last row and the counts mirror only when the index holds nothing. The sheets are searched for a
  * renamed archive only when it is missing and something says there was one (and, for no-archive, only
  * when `named`: a run that stops on it says where the sheet may be).
  */
@@ -109,8 +112,8 @@ export function readCheckedIndex(named = false): CheckedIndex {
     indexSheet: sheet,
     cells: raw,
     archiveSheet: archive !== null,
-    archiveRows: archive ? Math.max(0, archive.getLastRow() - 1) : 0,
-    mirror: archivedCounts(),
+    archiveRows: () => (archive ? Math.max(0, archive.getLastRow() - 1) : 0),
+    mirrorRows: () => archivedCounts().rows,
   });
   // Named only where the message is shown (a lookup goes on past no-archive: it need not search).
   if (trouble && (trouble.kind === 'lost' || (named && trouble.kind === 'no-archive')) && !archive) {
