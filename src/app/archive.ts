@@ -109,20 +109,26 @@ function settle(
   // Archive keys the 台帳 also holds: by the row's key, or for an MF line by its 明細ID (a person may
   // have changed the key of the 台帳 copy meanwhile; the next import gives it back).
   const both = new Set<string>();
-  const liveRows = new Map<string, LedgerRow[]>();
-  const addLive = (key: string, row: LedgerRow) => liveRows.set(key, [...(liveRows.get(key) ?? []), row]);
   table.rows.forEach((r, i) => {
     const key = r.record.キー;
-    addLive(key, r);
     if (index.entries.has(tags[i])) both.add(key);
     const id = r.record.明細ID.trim();
-    if (id !== '' && mfKey(id) !== key) {
-      addLive(mfKey(id), r);
-      if (index.entries.has(tagDigits(mfKey(id)))) both.add(mfKey(id));
-    }
+    if (id !== '' && mfKey(id) !== key && index.entries.has(tagDigits(mfKey(id)))) both.add(mfKey(id));
   });
   const archiveRows = Math.max(0, archive.getLastRow() - 1);
   if (both.size === 0 && archiveRows === index.sheetRows) return { cells, doubled, reimported };
+  // The 台帳 rows of each key (an MF line's also under mf:<明細ID>), to tell a copy from a re-import.
+  const liveRows = new Map<string, LedgerRow[]>();
+  const addLive = (key: string, row: LedgerRow) => {
+    const list = liveRows.get(key);
+    if (list) list.push(row);
+    else liveRows.set(key, [row]);
+  };
+  for (const r of table.rows) {
+    addLive(r.record.キー, r);
+    const id = r.record.明細ID.trim();
+    if (id !== '' && mfKey(id) !== r.record.キー) addLive(mfKey(id), r);
+  }
   const grid = readGrid(archive);
   const keyCol = columnsOf(grid).get('キー') ?? 0;
   const records = new Map(parseLedger(grid).rows.map((r) => [r.rowNumber, r.record]));

@@ -217,7 +217,7 @@ export function stopsLookups(t: IndexTrouble | null): t is IndexTrouble {
 export function troubleMessage(t: IndexTrouble): string {
   const rebuild = `メニュー「記帳 > 初期設定」を実行すると、シート「${ARCHIVE_SHEET}」から索引を作り直します（作り直すまで、取り込み・CSVの取り込み・イベントの受け付け・登録・アーカイブを止めます）。`;
   const why =
-    '索引がないと、アーカイブした明細が新しい明細に見え、取り込み直されて、除外にした明細が登録されたり、同じ明細が二重に登録されたりするためです。';
+    '索引が使えないと、アーカイブした明細が新しい明細に見えて取り込み直され、除外にした明細が登録されたり、同じ明細が二重に登録されたりするためです。';
   switch (t.kind) {
     case 'unreadable':
       return `非表示のシート「${ARCHIVE_INDEX_SHEET}」に読めないセルが ${t.cells} 個あります（kicho が管理するシートです。書き換えないでください）。${why}${rebuild}`;
