@@ -31,12 +31,15 @@ import {
   formatIndex,
   kindOf,
   planArchive,
+  removableReimport,
   rowForm,
+  sameRow,
+  troubleMessage,
   unbackedReleasable,
 } from '../core/archive';
 import { keyProblem } from '../core/key-check';
 import { mfKey, tagDigits } from '../core/keys';
-import { indexByKey, type LedgerTable, parseLedger } from '../core/ledger';
+import { indexByKey, type LedgerRow, type LedgerTable, parseLedger } from '../core/ledger';
 import { LOST_LEDGER_MSG, ledgerLooksLost } from '../core/lost-ledger';
 import { SHEET } from '../core/schema';
 import { SETTING_NEEDS } from '../core/settings';
@@ -50,7 +53,7 @@ import {
   deleteRowsChecked,
   finishArchiveRun,
   type MirrorMark,
-  readArchiveIndex,
+  readCheckedIndex,
   readGrid,
   writeArchiveIndex,
 } from '../gas/archive-sheet';
@@ -76,7 +79,22 @@ function saveIndex(index: ArchiveIndex, cells: number, mark?: MirrorMark): numbe
   return formatIndex(index).length;
 }
 
-/** Step 1: rows in both places and archive rows no index entry accounts for. */
+/** Step 1's outcome: the index's cells, counts to take off the sent-rows mark, and 台帳 rows to remove. */
+interface Settled {
+  cells: number;
+  doubled: DoneCounts;
+  /** Keys of re-imported 台帳 rows never sent, whose archived row holds the decision (step 1b). */
+  reimported: Set<string>;
+}
+
+/**
+ * Step 1: rows in both places and archive rows no index entry accounts for. A key on the 台帳 and in the
+ * archive is either one row in two places (an archive run or a bring-back stopped half-way: core sameRow)
+ * — the 台帳 row wins and the archive copy goes — or the line imported again beside its archived row (the
+ * index was missing when it came back). Then the archived row is the decision and stays, indexed: a
+ * re-import never removes it (DESIGN §9.2, §9.8). The 台帳 row that was never sent goes (step 1b); one
+ * that was sent stays, listed in the summary, and is never sent again (posting's guard).
+ */
 function settle(
   table: LedgerTable,
   tags: readonly string[],
@@ -85,8 +103,9 @@ function settle(
   cells: number,
   pending: boolean,
   messages: string[],
-): { cells: number; doubled: DoneCounts } {
+): Settled {
   const doubled: DoneCounts = { mf: 0, csv: 0 };
+  const reimported = new Set<string>();
   // Archive keys the 台帳 also holds: by the row's key, or for an MF line by its 明細ID (a person may
   // have changed the key of the 台帳 copy meanwhile; the next import gives it back).
   const both = new Set<string>();
@@ -97,26 +116,54 @@ function settle(
     if (id !== '' && mfKey(id) !== key && index.entries.has(tagDigits(mfKey(id)))) both.add(mfKey(id));
   });
   const archiveRows = Math.max(0, archive.getLastRow() - 1);
-  if (both.size === 0 && archiveRows === index.sheetRows) return { cells, doubled };
+  if (both.size === 0 && archiveRows === index.sheetRows) return { cells, doubled, reimported };
+  // The 台帳 rows of each key (an MF line's also under mf:<明細ID>), to tell a copy from a re-import.
+  const liveRows = new Map<string, LedgerRow[]>();
+  const addLive = (key: string, row: LedgerRow) => {
+    const list = liveRows.get(key);
+    if (list) list.push(row);
+    else liveRows.set(key, [row]);
+  };
+  for (const r of table.rows) {
+    addLive(r.record.キー, r);
+    const id = r.record.明細ID.trim();
+    if (id !== '' && mfKey(id) !== r.record.キー) addLive(mfKey(id), r);
+  }
   const grid = readGrid(archive);
   const keyCol = columnsOf(grid).get('キー') ?? 0;
   const records = new Map(parseLedger(grid).rows.map((r) => [r.rowNumber, r.record]));
-  const live = new Set(table.rows.map((r) => r.record.キー));
   const drop = new Set<number>();
   const adopt = new Map<string, ReturnType<typeof kindOf>>();
   const strays: number[] = [];
   const seen = new Set<string>();
+  // Keys whose archived row stays beside a re-imported 台帳 row (their entry stays too).
+  const kept = new Set<string>();
+  const listed = new Set<string>();
   let orphans = 0;
   for (let g = 1; g < grid.length; g++) {
     if (rowForm(grid[g]) === '') continue;
     const record = records.get(g + 1);
     const key = String(grid[g][keyCol] ?? '').trim();
     const hex = tagDigits(key);
+    const live = key === '' ? [] : (liveRows.get(key) ?? []);
+    // One row in two places when every 台帳 row of the key is this row (by 初回検知 or journal).
+    const same = !!record && live.length > 0 && live.every((r) => sameRow(r.record, record));
     if (key !== '' && both.has(key)) {
-      drop.add(g);
+      if (same) drop.add(g);
+      else {
+        kept.add(key);
+        seen.add(hex);
+        for (const r of live) {
+          if (removableReimport(r.record) && r.record.キー === key) reimported.add(key);
+          else listed.add(`${r.rowNumber} 行目（${r.record.キー || key}、${r.record.状態 || '状態なし'}）`);
+        }
+      }
     } else if (key !== '' && index.entries.has(hex)) {
       seen.add(hex);
-    } else if (key !== '' && live.has(key)) {
+    } else if (key !== '' && live.length > 0 && same) {
+      // No entry, key on the 台帳: a copy a run wrote and then took out of the index (it did not read
+      // back). It goes only when it is that 台帳 row's own copy; a row a person put back into the archive
+      // beside a re-import of its line is indexed below, and the next run settles the two as above.
       drop.add(g);
       orphans += 1;
     } else if (
@@ -130,7 +177,7 @@ function settle(
       seen.add(hex);
     } else strays.push(g + 1);
   }
-  const bothTags = new Set([...both].map(tagDigits));
+  const bothTags = new Set([...both].filter((k) => !kept.has(k)).map(tagDigits));
   // The copies go first: killed here, the index still holds every key.
   const deletion = deleteRowsChecked(archive, grid, drop, keyCol);
   for (const hex of bothTags) {
@@ -148,14 +195,51 @@ function settle(
   const missing = [...index.entries.keys()].filter((h) => !seen.has(h)).length;
   index.sheetRows = Math.max(0, deletion.after.length - 1);
   const written = saveIndex(index, cells, { pending: false });
-  if (both.size > 0) messages.push(ARCHIVE_MSG.resolved(both.size));
+  const resolved = both.size - kept.size;
+  if (resolved > 0) messages.push(ARCHIVE_MSG.resolved(resolved));
   if (orphans > 0) messages.push(ARCHIVE_MSG.orphansDropped(orphans));
   if (adopt.size > 0) messages.push(ARCHIVE_MSG.adopted(adopt.size));
   if (strays.length > 0) messages.push(ARCHIVE_MSG.strays(strays));
   if (released.length > 0) messages.push(ARCHIVE_MSG.released(released.length));
   if (missing > 0) messages.push((pending ? ARCHIVE_MSG.keptUnbacked : ARCHIVE_MSG.missingRows)(missing));
   if (deletion.putBack > 0) messages.push(ARCHIVE_MSG.putBack(deletion.putBack));
-  return { cells: written, doubled };
+  if (listed.size > 0) messages.push(ARCHIVE_MSG.reimportedKept([...listed]));
+  return { cells: written, doubled, reimported };
+}
+
+/**
+ * Step 1b: the re-imported 台帳 rows that were never sent leave the 台帳, found again by key in a fresh
+ * read and only while they still hold what step 1 read (a row a person changed since waits for the next
+ * run), in blocks with the sort check. Their line's archived row is its record: the decision a person
+ * made (除外) or the journal it has (完了). Returns the 台帳 as it is afterwards, or null when nothing went.
+ */
+function dropReimported(
+  ledger: GoogleAppsScript.Spreadsheet.Sheet,
+  before: Grid,
+  keys: ReadonlySet<string>,
+  keyCol: number,
+  messages: string[],
+): Grid | null {
+  if (keys.size === 0) return null;
+  const now = readGrid(ledger);
+  const fresh = indexByKey(parseLedger(now).rows);
+  const was = indexByKey(parseLedger(before).rows);
+  const remove = new Set<number>();
+  const names: string[] = [];
+  for (const key of keys) {
+    const at = fresh.get(key) ?? [];
+    const then = was.get(key) ?? [];
+    if (at.length !== 1 || then.length !== 1) continue;
+    if (rowForm(now[at[0].rowNumber - 1]) !== rowForm(before[then[0].rowNumber - 1])) continue;
+    if (!removableReimport(at[0].record)) continue;
+    remove.add(at[0].rowNumber - 1);
+    names.push(`${at[0].rowNumber} 行目（${key}、${at[0].record.状態}）`);
+  }
+  if (remove.size === 0) return null;
+  const deletion = deleteRowsChecked(ledger, now, remove, keyCol);
+  messages.push(ARCHIVE_MSG.reimportedDropped(names));
+  if (deletion.putBack > 0) messages.push(ARCHIVE_MSG.putBack(deletion.putBack));
+  return deletion.after;
 }
 
 /** Whether a copy read back as written (the archive's own column aside). */
@@ -170,20 +254,26 @@ function sameCells(
 function archivePass(cutoff: string): Pass {
   const messages: string[] = [];
   const now = new Date().toISOString();
-  const read = readArchiveIndex();
-  if (read.problems > 0) return { refused: ARCHIVE_MSG.badIndex(read.problems), moved: 0, messages };
+  // The index and the archive sheet as one whole (issue 25): with the index gone, unreadable or cut
+  // short, the settle below would take archived rows for leftovers and delete them.
+  const read = readCheckedIndex(true);
+  if (read.trouble) return { refused: troubleMessage(read.trouble), moved: 0, messages };
   const index = read.index;
   const ledger = ledgerSheet();
-  const grid = readGrid(ledger);
-  const table = parseLedger(grid);
-  const gone = watchDoneRows(table);
+  const first = readGrid(ledger);
+  const firstTable = parseLedger(first);
+  const gone = watchDoneRows(firstTable);
   if (gone) messages.push(gone);
-  const lcols = columnsOf(grid);
+  const lcols = columnsOf(first);
   const keyCol = lcols.get('キー') ?? 0;
-  const tags = table.rows.map((r) => tagDigits(r.record.キー));
-  const archive = archiveSheet(grid[0] ?? [], true) as GoogleAppsScript.Spreadsheet.Sheet;
-  const settled = settle(table, tags, index, archive, read.cells, archiveRunUnfinished(), messages);
+  const firstTags = firstTable.rows.map((r) => tagDigits(r.record.キー));
+  const archive = archiveSheet(first[0] ?? [], true) as GoogleAppsScript.Spreadsheet.Sheet;
+  const settled = settle(firstTable, firstTags, index, archive, read.cells, archiveRunUnfinished(), messages);
   let cells = settled.cells;
+  // 1b. Re-imported rows never sent leave the 台帳; the plan is made from the 台帳 as it is then.
+  const grid = dropReimported(ledger, first, settled.reimported, keyCol, messages) ?? first;
+  const table = grid === first ? firstTable : parseLedger(grid);
+  const tags = grid === first ? firstTags : table.rows.map((r) => tagDigits(r.record.キー));
 
   const plan = planArchive(table, tags, index, cutoff);
   let moved = 0;
@@ -282,8 +372,8 @@ const BROUGHT_BACK_MEMO = (at: string) => `アーカイブから戻しました�
 function bringBackPass(): { refused?: string; count: number; messages: string[] } {
   const messages: string[] = [];
   const now = new Date().toISOString();
-  const read = readArchiveIndex();
-  if (read.problems > 0) return { refused: ARCHIVE_MSG.badIndex(read.problems), count: 0, messages };
+  const read = readCheckedIndex(true);
+  if (read.trouble) return { refused: troubleMessage(read.trouble), count: 0, messages };
   const index = read.index;
   const ledger = ledgerSheet();
   const lgrid = readGrid(ledger);

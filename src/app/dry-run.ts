@@ -3,6 +3,7 @@
  * dialog of counts and warnings for the person who asked. Changes nothing in MF or the 台帳.
  */
 
+import { isArchived, stopsLookups, troubleMessage } from '../core/archive';
 import { csvDryRunWarnings } from '../core/csv/warnings';
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
 import { scriptJson } from '../core/html';
@@ -13,7 +14,7 @@ import type { RuleFinding } from '../core/rules/diagnostics';
 import { type DRY_RUN_HEADERS, SHEET } from '../core/schema';
 import { selfTestWarnings } from '../core/self-test';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
-import { archivedRows } from '../gas/archive-sheet';
+import { archivedRows, readIndexForLookup } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
@@ -53,11 +54,14 @@ export function computeDryRun(ctx: RunContext): {
   const table = locked ? locked.value.table : readLedger();
   const window = importWindow(settings, today());
   const masters = readMasters();
+  // As posting reads it: a 送信待ち row whose key is archived is not sent; an untrustworthy index stops it.
+  const { index, trouble } = readIndexForLookup();
   const plan = planDryRun(table, {
     masters,
     batchLimit: settings.batchLimit,
     who: ctx.who,
     now: new Date().toISOString(),
+    archived: index.entries.size === 0 ? undefined : (key) => isArchived(index, key),
     lastRowCount: lastLedgerRows(),
     archivedRows: archivedRows(),
     lastWindow: lastImportWindow(),
@@ -71,6 +75,7 @@ export function computeDryRun(ctx: RunContext): {
   // The dry run shows what 登録 would do: with another office connected, it would send nothing.
   const otherOffice = connectionMode() === 'none' ? null : officeRefusal();
   if (otherOffice) plan.warnings.unshift(otherOffice);
+  if (stopsLookups(trouble)) plan.warnings.unshift(`登録は止まります: ${troubleMessage(trouble)}`);
   plan.warnings.push(...selfTestWarnings(readSelfTest()));
   if (locked?.value.gone) plan.warnings.unshift(locked.value.gone);
   // An unreadable date is already among the 設定 problems shown; an inverted window is said here.

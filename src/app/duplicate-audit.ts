@@ -33,6 +33,7 @@ import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
 import { isIsoDate } from '../mf/windows';
+import { archiveIndexRefusal } from './archive-index';
 import { recoverStaleDeletions } from './duplicate-delete';
 import { preflight, settingsFor } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';
@@ -76,6 +77,9 @@ export function runAudit(ctx: RunContext, period?: AuditPeriod, client?: MfClien
   const window = period ?? imported;
   if (!isIsoDate(window.start) || !isIsoDate(window.end) || window.start > window.end)
     return { ok: false, count: 0, messages: [AUDIT_MSG.badPeriod(window.start, window.end), ...messages] };
+  // Journals of archived rows are the 台帳's own only through the key index (issue 25).
+  const noIndex = archiveIndexRefusal();
+  if (noIndex) return { ...noIndex, messages: [...noIndex.messages, ...messages] };
   const mf = client ?? mfClient();
   const otherOffice = officeRefusal(mf);
   if (otherOffice) return { ok: false, count: 0, messages: [otherOffice, ...messages] };

@@ -28,6 +28,7 @@ import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient, officeRefusal } from '../gas/mf-connection';
 import { isTriggerEvent } from '../gas/session';
 import type { MfClient } from '../mf/client';
+import { archiveIndexRefusal } from './archive-index';
 import { preflight } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';
 
@@ -140,6 +141,9 @@ export function runDeleteDuplicates(ctx: RunContext, token: string, client?: MfC
   if (ctx.fromTrigger) return { ok: false, count: 0, messages: [DELETE_RUN_MSG.trigger] };
   const refused = preflight(SHEET.ledger, SHEET.duplicates);
   if (refused) return refused;
+  // A journal an archived row holds is known only through the key index (issue 25).
+  const noIndex = archiveIndexRefusal();
+  if (noIndex) return noIndex;
   const mf = client ?? mfClient();
   const otherOffice = officeRefusal(mf);
   if (otherOffice) return { ok: false, count: 0, messages: [otherOffice] };

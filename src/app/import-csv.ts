@@ -4,7 +4,7 @@
  * imports it; importCsv(text, sourceName, layout?) is the same import for decoded text.
  */
 
-import { isArchived } from '../core/archive';
+import { isArchived, stopsLookups, troubleMessage } from '../core/archive';
 import { balanceBreaks, monthEndBalances } from '../core/csv/balances';
 import { charsetLabel } from '../core/csv/encoding';
 import {
@@ -43,6 +43,7 @@ import { readMfBehaviour, readSelfTest, recordLedgerRows } from '../gas/run-stat
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { appendSource, readSources, saveSourceLayout } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
+import { archiveIndexRefusal, indexRefusal } from './archive-index';
 import { recordStatementBalances, statementBalancesRefusal } from './balances';
 import { watchDoneRows } from './done-rows';
 import { preflight } from './preflight';
@@ -93,7 +94,7 @@ function effectiveChoice(
 }
 
 /** A line is imported when its key, or one of its one-column keys (a description joined since), is there. */
-function archived(index: ReturnType<typeof readIndexForLookup>, l: CsvLine): boolean {
+function archived(index: ReturnType<typeof readIndexForLookup>['index'], l: CsvLine): boolean {
   return isArchived(index, l.key) || (l.aliases ?? []).some((a) => isArchived(index, a));
 }
 
@@ -161,10 +162,18 @@ export function runImportCsv(
   if (balancesRefused) return { ok: false, count: 0, messages: balancesRefused };
   const masters = readMasters();
 
+  // Without a trustworthy key index an archived line would look new (issue 25): stop before MF is asked.
+  const noIndex = archiveIndexRefusal();
+  if (noIndex) return noIndex;
   const messages: string[] = [];
   const tagged = journalsByTag(reading, client, messages);
   const keep = asked?.save === true && reading.layout ? savedLayoutText(reading.layout) : null;
   const done = underScriptLock(() => {
+    // CSV lines whose rows moved to 台帳アーカイブ count as imported (one read of the key index), and
+    // nothing is written when that index cannot be trusted.
+    const { index, trouble } = readIndexForLookup();
+    const refusedNow = indexRefusal(trouble);
+    if (refusedNow) return { refused: refusedNow };
     // Re-read under the lock: two imports of a new source must add it once.
     const listed = findSource(readSources(), name);
     const source = listed ?? sourceFor(name, reading.layout, masters);
@@ -173,8 +182,6 @@ export function runImportCsv(
     else if (keep !== null) saveSourceLayout(source.name, keep);
     const table = readLedger();
     const gone = watchDoneRows(table);
-    // CSV lines whose rows moved to 台帳アーカイブ count as imported (one read of the key index).
-    const index = readIndexForLookup();
     const lines = reading.lines.filter((l) => !archived(index, l));
     const plan = planCsvIntake(table, lines, name, new Date().toISOString(), tagged);
     plan.already += reading.lines.length - lines.length;
@@ -197,6 +204,7 @@ export function runImportCsv(
     };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
+  if ('refused' in done.value && done.value.refused) return done.value.refused;
   const { plan, added, source, rows, written, restored, gone, balancesSkipped } = done.value;
   recordLedgerRows(rows);
   messages.unshift(
@@ -351,7 +359,8 @@ export function csvPreview(base64: string, sourceName: string, layout?: unknown)
         `取込元「${name}」はまだありません。取り込むと 勘定科目 ${accountText(source)} で追加します。`,
       );
     warnings.push(...doubleCountWarnings([source], masters));
-    const index = readIndexForLookup();
+    const { index, trouble } = readIndexForLookup();
+    if (stopsLookups(trouble)) warnings.push(troubleMessage(trouble));
     const lines = reading.lines.filter((l) => !archived(index, l));
     const plan = planCsvIntake(readLedger(), lines, name, '');
     plan.already += reading.lines.length - lines.length;

@@ -28,6 +28,7 @@ import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
 import { IdMap } from '../mf/ids';
 import type { MfTransaction } from '../mf/types';
+import { archiveIndexRefusal, indexRefusal } from './archive-index';
 import { noteCompleted, watchDoneRows } from './done-rows';
 import { currentMasters } from './masters';
 import { preflight, settingsFor } from './preflight';
@@ -81,6 +82,9 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
   if (refusal) return refusal;
   const window = importWindow(settings, today());
   if (window.problem) return { ok: false, count: 0, messages: [window.problem, ...notes] };
+  // Without a trustworthy key index an archived line would look new (issue 25): stop before MF is asked.
+  const noIndex = archiveIndexRefusal();
+  if (noIndex) return { ...noIndex, messages: [...noIndex.messages, ...notes] };
   toast(ctx.fromTrigger, 'MFから未仕訳明細を取り込んでいます…');
   const client = given ?? mfClient();
   const messages: string[] = [...notes];
@@ -123,7 +127,9 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
     const now = new Date().toISOString();
     // Lines whose rows moved to 台帳アーカイブ are on the 台帳 for intake (one read of the key index):
     // MF lists a line excluded in kicho as 未仕訳 for ever, and it must not come back as a new row.
-    const index = readIndexForLookup();
+    const { index, trouble } = readIndexForLookup();
+    const noIndex = indexRefusal(trouble);
+    if (noIndex) return { refused: noIndex };
     const notArchived = pending.filter((t) => !isArchived(index, mfKey(t.id)));
     // Presence, the sent-rows watch and the row count need four columns of every row; only the rows the
     // plan may change are read whole (issue 18: not 22 columns of the whole 台帳).
@@ -158,6 +164,7 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
     };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
+  if ('refused' in done.value && done.value.refused) return done.value.refused;
   const { planned, added, elsewhere, restored, rows, gone, held, archived } = done.value;
   if (held > 0)
     messages.unshift(

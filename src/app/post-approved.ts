@@ -3,6 +3,7 @@
  * 台帳 sheet, and MF's journalize endpoint with the row's remote tag.
  */
 
+import { isArchived } from '../core/archive';
 import { planToken } from '../core/dry-run';
 import { type InvoiceKind, invoicePolicy, type KindsSeen } from '../core/invoice';
 import type { LedgerRow, RowChange } from '../core/ledger';
@@ -12,7 +13,7 @@ import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { postingBlockedBy } from '../core/self-test';
 import { importWindow, SETTING_NEEDS, type Settings } from '../core/settings';
-import { archivedRows } from '../gas/archive-sheet';
+import { archivedRows, readIndexForLookup } from '../gas/archive-sheet';
 import { scriptClock, today } from '../gas/clock';
 import { confirmByTyping } from '../gas/dialog';
 import { postingReader } from '../gas/ledger-scan';
@@ -31,6 +32,7 @@ import { readMasters } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
+import { indexRefusal } from './archive-index';
 import { watchDoneRows, withSentMark } from './done-rows';
 import { mfSender } from './mf-sender';
 import { preflight, preflightLedgerHeader, settingsFor } from './preflight';
@@ -118,14 +120,20 @@ export function runPost(
   // 本番前チェック found something that makes exactly-once unsafe: nothing is sent until it passes.
   const blocked = options.selfTest ? null : postingBlockedBy(readSelfTest());
   if (blocked) return { ok: false, count: 0, messages: [blocked, ...messages], blocked: true };
+  // The key index, read once: a run stops when it cannot be trusted (issue 25), and a 送信待ち row whose
+  // key it holds — the line imported again beside its archived row — is never claimed (DESIGN §9.8).
+  const { index, trouble } = readIndexForLookup();
+  const noIndex = indexRefusal(trouble);
+  if (noIndex) return { ...noIndex, messages: [...noIndex.messages, ...messages] };
+  const archived = index.entries.size === 0 ? undefined : (key: string) => isArchived(index, key);
   const mf = client ?? mfClient();
   // One 台帳, one office (DESIGN §5): nothing is claimed or sent while another office is connected.
   const otherOffice = officeRefusal(mf);
   if (otherOffice) return { ok: false, count: 0, messages: [otherOffice, ...messages] };
   // recordLedgerRows keeps 台帳 + archive: the 台帳 itself should hold that minus what is archived now,
   // so an archive is not a loss and a 台帳 emptied beside a big archive still is.
-  const archived = archivedRows();
-  const lost = lostLedger(rowsNow, last - archived, settings, mf, archived);
+  const archivedCount = archivedRows();
+  const lost = lostLedger(rowsNow, last - archivedCount, settings, mf, archivedCount);
   if (lost) {
     // DESIGN §5 guard: a trigger never bypasses it; a person may, on purpose, in a menu run.
     const confirmed =
@@ -197,13 +205,19 @@ export function runPost(
     who: ctx.who,
     startedAt: ctx.startedAt,
     batchLimit: Math.min(settings.batchLimit, options.batchLimit ?? settings.batchLimit),
+    archived,
     onOperations: (rows, ops) => applied.push({ rows, ops }),
     progress: (sent, total) => toast(ctx.fromTrigger, `${sent}/${total} 件送信済み`),
     plan: previewed && {
       keys: new Set(previewed.keys),
       changed: (table) =>
-        planToken(table, { masters, batchLimit: settings.batchLimit, who: ctx.who, now: clock.iso() }) ===
-        previewed.token
+        planToken(table, {
+          masters,
+          batchLimit: settings.batchLimit,
+          who: ctx.who,
+          now: clock.iso(),
+          archived,
+        }) === previewed.token
           ? null
           : PLAN_CHANGED,
     },

@@ -12,7 +12,7 @@ import { isKichoJournal, type MfBehaviour } from '../core/mf-behaviour';
 import { RECENT_SEND_MEMO } from '../core/recent-sends';
 import { SHEET } from '../core/schema';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
-import { archivedKeys, readArchiveIndex } from '../gas/archive-sheet';
+import { archivedKeys, readCheckedIndex } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
@@ -22,6 +22,7 @@ import { readMasters } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
 import { canonicalId, IdMap } from '../mf/ids';
 import type { MfJournal, MfTransaction } from '../mf/types';
+import { archiveIndexRefusal, indexRefusal } from './archive-index';
 import { doneCountsWithArchive, goneMessage, lastDoneRows, noteTaggedGone, resetDoneRows } from './done-rows';
 import { preflight, settingsFor } from './preflight';
 import { recentlySent } from './recent-sends';
@@ -58,6 +59,9 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
   if (refusal) return refusal;
   const window = importWindow(settings, today());
   if (window.problem) return { ok: false, count: 0, messages: [window.problem, ...notes] };
+  // Archived lines stay archived only while the key index can be trusted (issue 25).
+  const noIndex = archiveIndexRefusal();
+  if (noIndex) return { ...noIndex, messages: [...noIndex.messages, ...notes] };
   const client = given ?? mfClient();
   const masters = readMasters();
   const { all, kicho: journals } = kichoJournalsBetween(client, window.start, window.end);
@@ -129,7 +133,9 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
     const present = indexByKey(table.rows);
     const ids = new Set(table.rows.map((r) => r.record.明細ID).filter((id) => id !== ''));
     // A line whose row was moved to 台帳アーカイブ is there too (one read of the key index).
-    const { index } = readArchiveIndex();
+    const { index, trouble } = readCheckedIndex();
+    const noIndexNow = indexRefusal(trouble);
+    if (noIndexNow) return { refused: noIndexNow };
     const candidates = [...rebuilt, ...waiting].filter((r) => !present.has(r.キー) && !ids.has(r.明細ID));
     // Indexed is not enough: an archive run killed between its index write and its copy leaves keys
     // indexed whose rows are only on the 台帳 — and this 台帳 lost them. Those come back here (in both
@@ -155,6 +161,7 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
     return { planned: added.length, written, gone, pending, archived };
   });
   if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
+  if ('refused' in done.value && done.value.refused) return done.value.refused;
   const { planned, written, gone, pending, archived } = done.value;
   const messages = [
     `MFの仕訳 ${journals.length} 件を確認し、台帳に ${written - pending} 行を「完了」として戻しました。`,

@@ -21,6 +21,7 @@ import { ledgerSheet, readLedger } from '../gas/ledger-sheet';
 import { readSettings } from '../gas/settings-sheet';
 import { toast } from '../gas/toast';
 import { ensureSheet, replaceDataRows } from '../gas/workbook';
+import { archiveIndexNotice } from './archive-index';
 import { preflight } from './preflight';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -78,9 +79,25 @@ export function reviewLedger(sheet: Sheet = ledgerSheet()): NarrowLedger {
 function write(table: LedgerTable, graceMinutes: number): number {
   const items = reviewItems(table, Date.now(), graceMinutes * 60_000);
   const ledgerId = ledgerSheet().getSheetId();
-  replaceDataRows(
-    SHEET.review,
-    items.map((i) => ({
+  // A sheet-level problem first: the archive's key index gone or unreadable stops import and posting.
+  const notice = archiveIndexNotice();
+  const notices = notice
+    ? [
+        {
+          キー: '',
+          状態: '',
+          取引日: '',
+          金額: '',
+          摘要: notice.sheet,
+          理由: notice.reason,
+          対応: notice.action,
+          行: '',
+        },
+      ]
+    : [];
+  replaceDataRows(SHEET.review, [
+    ...notices,
+    ...items.map((i) => ({
       キー: i.record.キー,
       状態: i.record.状態,
       取引日: i.record.取引日,
@@ -90,8 +107,8 @@ function write(table: LedgerTable, graceMinutes: number): number {
       対応: i.action,
       行: OwnFormula.ledgerRow(ledgerId, i.rowNumber),
     })),
-  );
-  return items.length;
+  ]);
+  return items.length + notices.length;
 }
 
 /**

@@ -37,7 +37,8 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
   const step = (name: string, fn: () => RunResult): RunResult | null => {
     try {
       const r = fn();
-      messages.push(...r.messages);
+      // One reason that stops several steps (the archive's index, a setting) is said once.
+      messages.push(...r.messages.filter((m) => !messages.includes(m)));
       if (r.ok === false && !r.busy) failed = true;
       return r;
     } catch (e) {

@@ -99,7 +99,7 @@ export function showRulesSheet(): void {
 }
 
 export function setupWizard(e?: unknown) {
-  const summary = runEntry(MSG.menuSetup, e, () => runSetup(), { show: false });
+  const summary = runEntry(MSG.menuSetup, e, (ctx) => runSetup(ctx), { show: false });
   try {
     const template = HtmlService.createTemplateFromFile('setup-guide');
     template.messages = summary.messages;

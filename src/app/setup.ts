@@ -21,11 +21,12 @@ import {
 import { MfApiError } from '../mf/errors';
 import { formatLedger } from '../ui/ledger-format';
 import { formatLog } from '../ui/log-format';
+import { repairArchiveIndex } from './archive-index';
 import { fetchMasters } from './masters';
 import { ownerMismatch } from './oauth-owner';
 import { ledgerLookalikes } from './preflight';
 import { setupRuleSheets } from './rule-sheet';
-import { type RunResult, runEntry } from './run';
+import { type RunContext, type RunResult, runEntry } from './run';
 import { repairLedgerText } from './text-repair';
 
 /**
@@ -87,7 +88,7 @@ export interface SetupSummary extends RunResult {
  * Creates every sheet of DESIGN §3 and any missing header or setting, idempotently: it adds,
  * never deletes or reorders, so a second run changes nothing.
  */
-export function runSetup(): SetupSummary {
+export function runSetup(ctx?: RunContext): SetupSummary {
   const summary: SetupSummary = {
     count: 0,
     createdSheets: [],
@@ -130,6 +131,10 @@ export function runSetup(): SetupSummary {
   if (missingHeaders(ledgerHeader, LEDGER_HEADERS).length === 0) rememberLedgerLayout(ledgerHeader);
   formatLedger(ledger);
   summary.messages.push(...repairLedgerText());
+  // The archive's key index (issue 25): rebuilt from 台帳アーカイブ when it is gone or unreadable.
+  const archive = repairArchiveIndex(ledgerHeader, ctx?.who ?? '', !!ctx && !ctx.fromTrigger);
+  summary.messages.push(...archive.messages);
+  if (archive.failed) summary.ok = false;
   formatLog(ensureSheet(SHEET.log).sheet);
   summary.addedSettings = addMissingSettings();
   describeSettings();
@@ -148,7 +153,7 @@ export function runSetup(): SetupSummary {
 }
 
 export function setup(e?: unknown) {
-  return runEntry(MSG.menuSetup, e, () => runSetup());
+  return runEntry(MSG.menuSetup, e, (ctx) => runSetup(ctx));
 }
 
 /** Installs (or replaces) the runScheduled trigger every 照合間隔（分）. */

@@ -9,7 +9,7 @@
  * one event would otherwise slip through. Every path answers JSON, and says whether sending the same
  * request again is safe: it always is, since the key decides; `retry: false` means it would not help.
  */
-import { archivedKind, stateOfKind } from '../core/archive';
+import { archivedKind, stateOfKind, stopsLookups, troubleMessage } from '../core/archive';
 import { findSource, sourceNameProblem } from '../core/csv/sources';
 import {
   allRetry,
@@ -153,7 +153,13 @@ function receiveEvents(e: WebAppEvent): EventAnswer {
     const sheet = ledgerSheet();
     const view = readEventView(sheet);
     // An event whose row moved to 台帳アーカイブ is a duplicate with its archived 状態 (one index read).
-    const index = readIndexForLookup();
+    // Without a trustworthy index an archived event would look new: each event is told, nothing written.
+    const { index, trouble } = readIndexForLookup();
+    if (stopsLookups(trouble)) {
+      const why = WEB_MSG.notReady(troubleMessage(trouble));
+      log(false, 0, `取込元「${source.name}」から ${checked.length} 件: ${why}`);
+      return allRetry(checked, why);
+    }
     const states = new Map(view.states);
     for (const c of checked) {
       const kind = c.ok && !states.has(c.event.key) ? archivedKind(index, c.event.key) : undefined;

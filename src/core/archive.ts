@@ -8,11 +8,11 @@
  * and CSV re-imports meet journals by tag, and a tag is short (17 characters an entry, 2,800 entries a
  * cell: 200,000 keys are 72 cells, read with one getValues). Cell A1 holds the index's own facts.
  */
-import { isEvtKey } from './events';
+import { evtKeySource, isEvtKey } from './events';
 import { fingerprint } from './fingerprint';
 import { contentCounts, csvContentForm, keyProblem } from './key-check';
-import { isCsvKey, mfKey, tagDigits } from './keys';
-import type { LedgerRecord, LedgerRow, LedgerTable } from './ledger';
+import { isCsvKey, isMfKey, mfKey, tagDigits } from './keys';
+import type { LedgerRecord, LedgerRow, LedgerTable, RowChange } from './ledger';
 import { LEDGER_HEADERS } from './schema';
 
 export const ARCHIVE_SHEET = '台帳アーカイブ';
@@ -79,15 +79,19 @@ export function stateOfKind(kind: ArchivedKind): '完了' | '除外' {
 export function parseIndex(cells: readonly (readonly unknown[])[]): {
   index: ArchiveIndex;
   problems: number;
+  /** Entries the facts cell says the index holds (null when it does not say): fewer found = cells lost. */
+  declared: number | null;
 } {
   const index = emptyIndex();
   let problems = 0;
+  let declared: number | null = null;
   const meta = String(cells[0]?.[0] ?? '');
   if (meta !== '') {
     try {
-      const m = JSON.parse(meta) as { sheetRows?: unknown };
+      const m = JSON.parse(meta) as { sheetRows?: unknown; rows?: unknown };
       if (typeof m.sheetRows === 'number' && m.sheetRows >= 0) index.sheetRows = m.sheetRows;
       else problems += 1;
+      if (typeof m.rows === 'number' && Number.isInteger(m.rows) && m.rows >= 0) declared = m.rows;
     } catch (_e) {
       problems += 1;
     }
@@ -109,7 +113,7 @@ export function parseIndex(cells: readonly (readonly unknown[])[]): {
       index.entries.set(hex, kind as ArchivedKind);
     }
   }
-  return { index, problems };
+  return { index, problems, declared };
 }
 
 /** Column A of アーカイブ索引: the facts cell, then the entries packed ENTRIES_PER_CELL a cell. */
@@ -148,6 +152,137 @@ export function parseCounts(raw: string | null): ArchivedCounts {
     // An unreadable mirror counts nothing; the next archive run writes it again from the index.
   }
   return { rows: 0, mf: 0, csv: 0 };
+}
+
+/**
+ * What the index's health is judged from, all cheap: the index as read (one getValues), whether the
+ * two sheets exist, and — asked only when the index holds nothing — how many data rows 台帳アーカイブ has
+ * (getLastRow) and what the counts mirror says (a healthy index costs no call beyond its own read).
+ */
+export interface IndexFacts {
+  /** アーカイブ索引 exists (it may still be empty). */
+  indexSheet: boolean;
+  /** Column A of アーカイブ索引 as read ([] when the sheet is missing or empty). */
+  cells: readonly (readonly unknown[])[];
+  archiveSheet: boolean;
+  /** Data rows of 台帳アーカイブ (0 when it is missing). */
+  archiveRows: () => number;
+  /** Rows KICHO_ARCHIVE says are archived. */
+  mirrorRows: () => number;
+}
+
+/**
+ * Why the index cannot be trusted (issue 25). Every kind but `no-archive` stops whatever looks a key up
+ * in it: an archived line would look new, come back on the next import and be classified and posted —
+ * an 除外 line a person decided on, or a CSV / event line sent twice.
+ *   unreadable: cells kicho cannot read (a person typed in the hidden sheet);
+ *   missing:    no index (sheet deleted, renamed or emptied) while 台帳アーカイブ has rows;
+ *   short:      the facts cell says more entries than the cells hold (rows of the hidden sheet deleted);
+ *   lost:       neither the index nor any archived row, while the mirror says rows were archived;
+ *   no-archive: 台帳アーカイブ gone (deleted or renamed) while the index stands — lookups are still
+ *               right (the keys are all there), but archiving and bringing back need the sheet.
+ * A difference between the index and the sheet's row count is not one of these: a run killed between
+ * its index write and its copy leaves one, and the next archive run settles it (§5 step 1).
+ */
+export type IndexTrouble =
+  | { kind: 'unreadable'; cells: number }
+  | { kind: 'missing'; sheet: boolean; archiveRows: number }
+  | { kind: 'short'; declared: number; found: number }
+  | { kind: 'lost'; archived: number; lookalike?: string }
+  | { kind: 'no-archive'; entries: number; lookalike?: string };
+
+export function indexTrouble(f: IndexFacts): IndexTrouble | null {
+  const { index, problems, declared } = parseIndex(f.cells);
+  if (problems > 0) return { kind: 'unreadable', cells: problems };
+  const written = f.cells.some((c) => String(c?.[0] ?? '') !== '');
+  if (!written) {
+    const rows = f.archiveRows();
+    if (rows > 0) return { kind: 'missing', sheet: f.indexSheet, archiveRows: rows };
+    const archived = f.mirrorRows();
+    if (archived > 0) return { kind: 'lost', archived };
+    return null;
+  }
+  if (declared !== null && declared !== index.entries.size)
+    return { kind: 'short', declared, found: index.entries.size };
+  if (!f.archiveSheet && index.entries.size > 0) return { kind: 'no-archive', entries: index.entries.size };
+  return null;
+}
+
+/** Whether a lookup (import, CSV, event, restore, posting, 重複点検) must stop: every kind but no-archive. */
+export function stopsLookups(t: IndexTrouble | null): t is IndexTrouble {
+  return t !== null && t.kind !== 'no-archive';
+}
+
+/** The message for a trouble, in the words of the run it stops (its own sentence says what stopped). */
+export function troubleMessage(t: IndexTrouble): string {
+  const rebuild = `メニュー「記帳 > 初期設定」を実行すると、シート「${ARCHIVE_SHEET}」から索引を作り直します（作り直すまで、取り込み・CSVの取り込み・イベントの受け付け・登録・アーカイブを止めます）。`;
+  const why =
+    '索引が使えないと、アーカイブした明細が新しい明細に見えて取り込み直され、除外にした明細が登録されたり、同じ明細が二重に登録されたりするためです。';
+  switch (t.kind) {
+    case 'unreadable':
+      return `非表示のシート「${ARCHIVE_INDEX_SHEET}」に読めないセルが ${t.cells} 個あります（kicho が管理するシートです。書き換えないでください）。${why}${rebuild}`;
+    case 'missing':
+      return `非表示のシート「${ARCHIVE_INDEX_SHEET}」${t.sheet ? 'が空になっています' : 'がありません（削除されたか、名前が変えられています）'}。シート「${ARCHIVE_SHEET}」には ${t.archiveRows} 行あります。${why}${rebuild}`;
+    case 'short':
+      return `非表示のシート「${ARCHIVE_INDEX_SHEET}」の一部が消されています（${t.declared} 件のはずが ${t.found} 件しか読めません）。${why}${rebuild}`;
+    case 'lost':
+      return `シート「${ARCHIVE_SHEET}」の行（アーカイブした ${t.archived} 行）と非表示のシート「${ARCHIVE_INDEX_SHEET}」が、どちらも見つかりません。${why}取り込み・CSVの取り込み・イベントの受け付け・登録・アーカイブを止めています。${t.lookalike ? `シート「${t.lookalike}」がアーカイブのようです。名前を「${ARCHIVE_SHEET}」に戻してから「初期設定」を実行してください。` : `「ファイル > 変更履歴 > 版の履歴」で2つのシートがある版を開き、シートを戻してから「初期設定」を実行してください。`}戻せないときは、メニュー「記帳 > 初期設定」で「${LOSE_ARCHIVE_WORD}」と入力すると、アーカイブなしで続けます（アーカイブした明細は取り込みで戻ります。除外にしていた明細はもう一度除外してください）。`;
+    case 'no-archive':
+      return `シート「${ARCHIVE_SHEET}」がありません（索引には ${t.entries} 行の明細が残っているため、取り込みでこれらが追加されることはありません）。${t.lookalike ? `シート「${t.lookalike}」がアーカイブのようです。名前を「${ARCHIVE_SHEET}」に戻してください。` : `削除したなら「ファイル > 変更履歴 > 版の履歴」から戻してください。戻さずに続けるなら「初期設定」を実行すると、空の「${ARCHIVE_SHEET}」を作ります。`}それまで、アーカイブと「アーカイブから戻す」は止めます。`;
+  }
+}
+
+/** What a person types in 初期設定's question to go on after losing both archive sheets. */
+export const LOSE_ARCHIVE_WORD = 'アーカイブなしで続ける';
+
+/**
+ * The index rebuilt from 台帳アーカイブ's rows (初期設定, issue 25), one entry per key the rows hold: the key
+ * as written when it has one of the three forms (archived rows had sound keys when they moved; a person may
+ * since have edited a CSV row's 摘要, and the key is still its line's), and for an MF line also mf:<明細ID>
+ * (MF's id names the line even when its key was edited). A row that gives neither (its key cleared or
+ * mangled, no 明細ID) cannot be indexed: it is named, for a person to put its key back. Where two rows share
+ * a key, a kind with a journal (m / c) wins over d, and d over x: the lookups that tell kinds apart must
+ * never take a line with a journal for one without.
+ */
+export function indexFromArchive(
+  rows: readonly LedgerRow[],
+  sheetRows: number,
+): {
+  index: ArchiveIndex;
+  unindexed: number[];
+} {
+  const index: ArchiveIndex = { entries: new Map(), sheetRows };
+  const unindexed: number[] = [];
+  const rank = (k: ArchivedKind) => (k === 'm' || k === 'c' ? 2 : k === 'd' ? 1 : 0);
+  const put = (key: string, kind: ArchivedKind) => {
+    const hex = tagDigits(key);
+    const had = index.entries.get(hex);
+    if (had === undefined || rank(kind) > rank(had)) index.entries.set(hex, kind);
+  };
+  for (const { record, rowNumber } of rows) {
+    const key = record.キー.trim();
+    const id = record.明細ID.trim();
+    const kind = kindOf({ ...record, キー: key });
+    let indexed = false;
+    if (wellFormedKey(key)) {
+      put(key, kind);
+      indexed = true;
+    }
+    if (id !== '' && (key === '' || isMfKey(key) || !indexed)) {
+      put(mfKey(id), kind === 'c' ? 'm' : kind);
+      indexed = true;
+    }
+    if (!indexed) unindexed.push(rowNumber);
+  }
+  return { index, unindexed };
+}
+
+/** One of the three key forms (DESIGN §2), whether or not it still fits its row. */
+function wellFormedKey(key: string): boolean {
+  if (isMfKey(key)) return key.length > 3;
+  if (isCsvKey(key)) return /^csv:[0-9a-f]{32}$/.test(key);
+  if (isEvtKey(key)) return evtKeySource(key) !== null;
+  return false;
 }
 
 /** Whether a key is archived (a lookup, no scan). */
@@ -275,7 +410,12 @@ export function planArchive(
   const inBoth: LedgerRow[] = [];
   let deferred = 0;
   table.rows.forEach((row, i) => {
-    if (index.entries.has(tags[i])) inBoth.push(row);
+    // A key the index still holds after the settle is a line imported again beside its archived row
+    // (the settle keeps the archived row and lists this one): it never moves onto it.
+    if (index.entries.has(tags[i])) {
+      inBoth.push(row);
+      return;
+    }
     const r = row.record;
     // A key on two rows is the duplicate guard's (both stay, listed on 要確認).
     if (perKey.get(r.キー) !== 1 || !oldEnough(r, cutoff)) return;
@@ -284,6 +424,67 @@ export function planArchive(
     else move.push(row);
   });
   return { move, inBoth, deferred };
+}
+
+/**
+ * Whether a 台帳 row and an archived row with the same key are one row in two places — left by an archive
+ * run stopped between its copy and its removal, or a bring-back between its append and its index write —
+ * rather than the line imported again as a new row. Both copies keep 初回検知 (when the line was first
+ * imported); a re-import has its own. A 完了 row with the archived row's journal is the same row too (台帳を
+ * 復元 rebuilds a line's row from its journal with a new 初回検知).
+ */
+export function sameRow(
+  live: Pick<LedgerRecord, '初回検知' | '状態' | 'MF仕訳ID'>,
+  archived: Pick<LedgerRecord, '初回検知' | '状態' | 'MF仕訳ID'>,
+): boolean {
+  if (String(live.初回検知).trim() === String(archived.初回検知).trim()) return true;
+  const journal = String(live.MF仕訳ID).trim();
+  return (
+    journal !== '' &&
+    live.状態 === '完了' &&
+    archived.状態 === '完了' &&
+    journal === String(archived.MF仕訳ID).trim()
+  );
+}
+
+/**
+ * A re-imported row that may leave the 台帳 because its line's archived row holds the decision: never sent
+ * (no MF仕訳ID, no send counted, not 送信中 / 不明 / 完了 / 失敗) and nothing pending in 操作. Whatever a
+ * person did with it cannot stand: 除外 is final (§4), and a line with a journal is never sent again (§9.1).
+ */
+export function removableReimport(r: Pick<LedgerRecord, '状態' | 'MF仕訳ID' | '試行回数' | '操作'>): boolean {
+  return (
+    REIMPORT_REMOVABLE.has(r.状態) &&
+    String(r.MF仕訳ID).trim() === '' &&
+    (Number(r.試行回数) || 0) === 0 &&
+    String(r.操作).trim() === ''
+  );
+}
+const REIMPORT_REMOVABLE = new Set(['未判定', '要確認', '送信待ち', '除外']);
+
+export const ARCHIVED_KEY_MEMO = `この明細はシート「${ARCHIVE_SHEET}」にアーカイブ済みです（完了か除外）。同じ明細がもう一度取り込まれた行のため、送信しません。アーカイブの行が元の記録です。この行は次の「古い行をアーカイブ」で台帳から外します（操作 に「除外」を入れても構いません）。`;
+
+/**
+ * The posting guard (DESIGN §9.8): a 送信待ち row whose key the index holds is never claimed; it goes to
+ * 要確認 with the reason. Such a row is the line imported again (the index was missing, or a row was put
+ * back by hand); its archived row is 完了 or 除外, and either way sending it would be wrong.
+ */
+export function guardArchivedKeys(
+  rows: readonly LedgerRow[],
+  now: string,
+  archived: ((key: string) => boolean) | undefined,
+): RowChange[] {
+  if (!archived) return [];
+  const changes: RowChange[] = [];
+  for (const row of rows) {
+    if (row.record.状態 !== '送信待ち' || !archived(row.record.キー)) continue;
+    changes.push({
+      key: row.record.キー,
+      rowNumber: row.rowNumber,
+      patch: { 状態: '要確認', メモ: ARCHIVED_KEY_MEMO, 更新日時: now },
+    });
+  }
+  return changes;
 }
 
 /** Runs of consecutive row numbers, bottom first: the order rows can be deleted in without renumbering. */
@@ -367,7 +568,7 @@ export const ARCHIVE_MSG = {
   orphansDropped: (n: number) =>
     `前の実行が途中で止まって残った、アーカイブの写し ${n} 行を消しました（台帳に元の行があります）。`,
   adopted: (n: number) =>
-    `アーカイブにあって索引にない ${n} 行を索引に加えました（台帳にない「完了」「除外」の行です）。`,
+    `アーカイブにあって索引にない ${n} 行を索引に加えました（「完了」「除外」の行です）。`,
   strays: (rows: readonly number[]) =>
     `アーカイブの ${rows.slice(0, 10).join('・')} 行目${rows.length > 10 ? ` ほか（全 ${rows.length} 行）` : ''}は、台帳にも索引にもない行か、「完了」「除外」でない行です。kicho はこの行を扱いません。台帳に戻したい行は 操作 に「${BRING_BACK}」と入れて、メニュー「記帳 > アーカイブから戻す」を実行してください。`,
   released: (n: number) =>
@@ -376,8 +577,10 @@ export const ARCHIVE_MSG = {
     `前回のアーカイブが途中で止まり、その間に台帳から消えた CSV・イベントの「完了」の行が ${n} 行あります。二重登録を防ぐため、キーは索引に残しました（同じCSVの取り込み直しや、イベントの送り直しでは追加されません）。行の内容は、非表示のシート「台帳バックアップ 日付」かシートの版の履歴で確かめてください。`,
   missingRows: (n: number) =>
     `索引にあるのにアーカイブのシートにない行が ${n} 行あります（アーカイブの行が削除された可能性があります）。MFの仕訳はそのままで、取り込みでこれらの明細が追加されることはありません。シートの版の履歴から戻せます。`,
-  badIndex: (n: number) =>
-    `シート「${ARCHIVE_INDEX_SHEET}」に読めないセルが ${n} 個あります。このシートは kicho が管理しています。版の履歴で元に戻してください（戻すまで、アーカイブと戻す操作は止めます）。`,
+  reimportedDropped: (rows: readonly string[]) =>
+    `台帳の ${rows.slice(0, 10).join('・')}${rows.length > 10 ? ` ほか（全 ${rows.length} 行）` : ''}は、アーカイブ済みの明細がもう一度取り込まれた行で、まだ送信していなかったため、台帳から外しました。明細はシート「${ARCHIVE_SHEET}」の行（元の「完了」「除外」）のままです。`,
+  reimportedKept: (rows: readonly string[]) =>
+    `台帳の ${rows.slice(0, 10).join('・')}${rows.length > 10 ? ` ほか（全 ${rows.length} 行）` : ''}は、シート「${ARCHIVE_SHEET}」にある明細と同じキーですが、送信済みか、操作が入っているか、キーが書き換えられているため、どちらの行も残しました。これらの行は送信しません。MFに二重の仕訳がないか「重複点検」で確かめ、台帳の行を直すか削除してください。`,
   busy: 'ほかの処理が実行中のため、アーカイブしませんでした。少し待ってからもう一度実行してください。',
   noArchive: `シート「${ARCHIVE_SHEET}」がありません。まだアーカイブした行がないか、シートが削除されています。`,
   noneMarked: `アーカイブの 操作 に「${BRING_BACK}」と入れた行がありません。台帳に戻したい行の 操作 の列に「${BRING_BACK}」と入れてから、もう一度実行してください。`,

@@ -2,6 +2,7 @@
  * The dry run: exactly what the next postApproved() would do, computed with the same functions,
  * without changing anything (DESIGN §5), plus the warnings a person should see first.
  */
+import { guardArchivedKeys } from './archive';
 import { fingerprint } from './fingerprint';
 import { DEFAULT_INVOICE_POLICY, type InvoicePolicy, invoiceForSend } from './invoice';
 import { guardKeys } from './key-check';
@@ -27,6 +28,8 @@ export interface DryRunContext {
   batchLimit: number;
   who: string;
   now: string;
+  /** Whether a key is archived (posting's guard, DESIGN §9.8). */
+  archived?: (key: string) => boolean;
   /** 台帳 data rows plus archived rows the last run saw (0 when unknown). */
   lastRowCount: number;
   /** Rows in 台帳アーカイブ now (issue 18: moved, not lost). */
@@ -59,13 +62,18 @@ export interface PlanInputs {
   batchLimit: number;
   who: string;
   now: string;
+  /** Whether a key is archived (posting's guard, DESIGN §9.8). */
+  archived?: (key: string) => boolean;
 }
 
 /** The steps postApproved's first claim takes, without writing anything. */
 function planSteps(table: LedgerTable, ctx: PlanInputs) {
   const operations = applyOperations(table.rows, ctx.masters, ctx.who, ctx.now);
   const afterOps = applyChanges(table, operations);
-  const keyGuards = guardKeys(afterOps.rows, ctx.now);
+  const keyGuards = merge([
+    ...guardKeys(afterOps.rows, ctx.now),
+    ...guardArchivedKeys(afterOps.rows, ctx.now, ctx.archived),
+  ]);
   const guards = merge([...guardDuplicateKeys(afterOps.rows, ctx.now), ...keyGuards]);
   const after = applyChanges(afterOps, guards);
   const { claimed } = planClaim(after.rows, ctx.batchLimit, ctx.now);

@@ -4,6 +4,7 @@
  * settle of one chunk and the claim of the next share one lock section (one read, one write).
  * Each phase is a named function with an explicit result; the ports hide Apps Script.
  */
+import { guardArchivedKeys } from './archive';
 import { claimChunk, STOP_SENDING_AT_MS } from './budget';
 import { guardKeys } from './key-check';
 import { applyChanges, type LedgerRow, type LedgerTable, merge, type RowChange } from './ledger';
@@ -37,6 +38,8 @@ export interface PostingInput {
   plan?: { keys: ReadonlySet<string>; changed(table: LedgerTable): string | null };
   /** Told after each settled chunk: rows sent so far, and how many were waiting when the run began. */
   progress?(sent: number, total: number): void;
+  /** Whether a key is archived (the key index): such a 送信待ち row is never claimed (DESIGN §9.8). */
+  archived?: (key: string) => boolean;
   /** Sees the 操作 applied at each claim (rows as read): rule learning needs the approvals. */
   onOperations?(rows: readonly LedgerRow[], operations: readonly RowChange[]): void;
 }
@@ -122,9 +125,11 @@ function lockedPhase(
   const afterSettle = applyChanges(table, settled);
   const planned = applyOperations(afterSettle.rows, input.masters, input.who, now).filter(notSettled);
   const afterOps = applyChanges(afterSettle, planned);
-  const guards = [...guardDuplicateKeys(afterOps.rows, now), ...guardKeys(afterOps.rows, now)].filter(
-    notSettled,
-  );
+  const guards = [
+    ...guardDuplicateKeys(afterOps.rows, now),
+    ...guardKeys(afterOps.rows, now),
+    ...guardArchivedKeys(afterOps.rows, now, input.archived),
+  ].filter(notSettled);
   const afterGuards = applyChanges(afterOps, guards);
   const planAll = planClaim(afterGuards.rows, limit + settledRows.size, now, input.plan?.keys);
   const claim = {

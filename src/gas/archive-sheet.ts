@@ -9,12 +9,15 @@ import {
   ARCHIVE_INDEX_SHEET,
   ARCHIVE_MSG,
   ARCHIVE_SHEET,
+  ARCHIVED_AT,
   type ArchivedCounts,
   type ArchiveIndex,
   countsOf,
   deletionBlocks,
   emptyIndex,
   formatIndex,
+  type IndexTrouble,
+  indexTrouble,
   lostRows,
   parseCounts,
   parseIndex,
@@ -73,12 +76,70 @@ export interface IndexRead {
 
 /** The whole index in one getValues (two more calls to find the sheet and its last row). */
 export function readArchiveIndex(): IndexRead {
+  const { read } = readIndexCells();
+  return read;
+}
+
+/** Column A in one read (no getLastRow first: the sheet has few rows, and an empty one reads as none). */
+function readIndexCells(): { read: IndexRead; sheet: boolean; raw: unknown[][] } {
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(ARCHIVE_INDEX_SHEET);
-  if (!sheet) return { index: emptyIndex(), problems: 0, cells: 0 };
-  const last = sheet.getLastRow();
-  if (last < 1) return { index: emptyIndex(), problems: 0, cells: 0 };
-  const { index, problems } = parseIndex(sheet.getRange(1, 1, last, 1).getValues());
-  return { index, problems, cells: last };
+  const none = { index: emptyIndex(), problems: 0, cells: 0 };
+  if (!sheet) return { read: none, sheet: false, raw: [] };
+  const column = sheet.getRange('A:A').getValues();
+  let last = column.length;
+  while (last > 0 && String(column[last - 1]?.[0] ?? '') === '') last -= 1;
+  if (last === 0) return { read: none, sheet: true, raw: [] };
+  const raw = column.slice(0, last);
+  const { index, problems } = parseIndex(raw);
+  return { read: { index, problems, cells: last }, sheet: true, raw };
+}
+
+export interface CheckedIndex extends IndexRead {
+  /** Why the index cannot be trusted, or null (core indexTrouble; stopsLookups says whether it stops a lookup). */
+  trouble: IndexTrouble | null;
+}
+
+/**
+ * The index read once, with its health (issue 25): the same getValues as readArchiveIndex and a look for
+ * 台帳アーカイブ by name; its last row and the counts mirror only when the index holds nothing. The sheets are searched for a
+ * renamed archive only when it is missing and something says there was one (and, for no-archive, only
+ * when `named`: a run that stops on it says where the sheet may be).
+ */
+export function readCheckedIndex(named = false): CheckedIndex {
+  const { read, sheet, raw } = readIndexCells();
+  const archive = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(ARCHIVE_SHEET);
+  const trouble = indexTrouble({
+    indexSheet: sheet,
+    cells: raw,
+    archiveSheet: archive !== null,
+    archiveRows: () => (archive ? Math.max(0, archive.getLastRow() - 1) : 0),
+    mirrorRows: () => archivedCounts().rows,
+  });
+  // Named only where the message is shown (a lookup goes on past no-archive: it need not search).
+  if (trouble && (trouble.kind === 'lost' || (named && trouble.kind === 'no-archive')) && !archive) {
+    const lookalike = archiveLookalike();
+    if (lookalike) trouble.lookalike = lookalike;
+  }
+  return { ...read, trouble };
+}
+
+/** A sheet whose row 1 holds キー and アーカイブ日時 (a renamed 台帳アーカイブ), or null. */
+function archiveLookalike(): string | null {
+  for (const s of SpreadsheetApp.getActiveSpreadsheet().getSheets()) {
+    const width = s.getLastColumn();
+    if (s.getName() === ARCHIVE_SHEET || width === 0) continue;
+    const header = s
+      .getRange(1, 1, 1, width)
+      .getValues()[0]
+      .map((h) => String(h ?? '').trim());
+    if (header.includes('キー') && header.includes(ARCHIVED_AT)) return s.getName();
+  }
+  return null;
+}
+
+/** The counts mirror set to nothing archived (初期設定, after a person confirmed the archive is gone). */
+export function forgetArchive(): void {
+  PropertiesService.getScriptProperties().setProperty(COUNTS, JSON.stringify({ rows: 0, mf: 0, csv: 0 }));
 }
 
 /**
@@ -120,12 +181,12 @@ export function archiveRunUnfinished(): boolean {
  * without the releasable entries 台帳アーカイブ holds no row for (core unbackedReleasable), so a line whose
  * row was on a 台帳 that went missing in between comes back instead of staying hidden.
  */
-export function readIndexForLookup(): ArchiveIndex {
-  const { index } = readArchiveIndex();
-  if (index.entries.size === 0 || !archiveRunUnfinished()) return index;
+export function readIndexForLookup(): { index: ArchiveIndex; trouble: IndexTrouble | null } {
+  const { index, trouble } = readCheckedIndex();
+  if (index.entries.size === 0 || !archiveRunUnfinished()) return { index, trouble };
   const held = new Set([...archivedKeys()].map(tagDigits));
   for (const hex of unbackedReleasable(index, held)) index.entries.delete(hex);
-  return index;
+  return { index, trouble };
 }
 
 /** 台帳アーカイブ, created when missing, with the archive's headers and any header the 台帳 has beyond ours. */

@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  ARCHIVED_KEY_MEMO,
   archiveCutoff,
+  archivedKind,
   countsOf,
   deletionBlocks,
   ENTRIES_PER_CELL,
   emptyIndex,
   formatIndex,
+  guardArchivedKeys,
+  indexFromArchive,
+  indexTrouble,
   isArchived,
   kindOf,
   lostRows,
@@ -14,6 +19,9 @@ import {
   parseCounts,
   parseIndex,
   planArchive,
+  removableReimport,
+  sameRow,
+  stopsLookups,
 } from '../../src/core/archive';
 import { fingerprint } from '../../src/core/fingerprint';
 import { emptyRecord } from '../../src/core/intake';
@@ -107,7 +115,7 @@ describe('which rows move', () => {
     assert.ok(!oldEnough(row({ MF仕訳ID: '' }), cutoff));
   });
 
-  test('a key on two rows, a broken key, and the limit per run keep rows on the 台帳', () => {
+  test('a key on two rows, a broken key, an indexed key and the limit per run keep rows on the 台帳', () => {
     const rows = [
       row({ キー: 'mf:A1', 明細ID: 'A1' }),
       row({ キー: 'mf:A2', 明細ID: 'A2' }),
@@ -115,6 +123,7 @@ describe('which rows move', () => {
       row({ キー: 'mf:A3', 明細ID: 'XX' }),
       row({ キー: 'mf:A4', 明細ID: 'A4' }),
       row({ キー: 'mf:A5', 明細ID: 'A5' }),
+      row({ キー: 'mf:A6', 明細ID: 'A6' }),
     ];
     const table: LedgerTable = {
       columns: new Map(),
@@ -130,6 +139,8 @@ describe('which rows move', () => {
       ['mf:A1', 'mf:A4'],
     );
     assert.equal(plan.deferred, 1);
+    // A key the index still holds after the settle (a line imported again beside its archived row)
+    // never moves onto its archived row: not moved, not deferred.
     assert.deepEqual(
       plan.inBoth.map((r) => r.record.キー),
       ['mf:A5'],
@@ -164,5 +175,122 @@ describe('deleting rows', () => {
       ['mf:3', 'c'],
     ]);
     assert.deepEqual(lostRows(before, before, new Set([1]), 0), []);
+  });
+});
+
+describe('the index lost (issue 25)', () => {
+  const rec = (patch: Partial<LedgerRecord>): LedgerRecord => ({ ...emptyRecord(), ...patch });
+  const facts = (cells: string[], archiveRows: number, mirrorRows: number, archiveSheet = true) => ({
+    indexSheet: cells.length > 0,
+    cells: cells.map((c) => [c]),
+    archiveSheet,
+    archiveRows: () => archiveRows,
+    mirrorRows: () => mirrorRows,
+  });
+  const indexOf = (...entries: [string, 'm' | 'c' | 'd' | 'x'][]) => {
+    const index = emptyIndex();
+    for (const [key, kind] of entries) index.entries.set(tagDigits(key), kind);
+    return formatIndex(index);
+  };
+
+  test('what stops a lookup: missing or emptied while the archive has rows, unreadable, cut short, both gone', () => {
+    const cells = indexOf(['mf:A', 'x'], ['mf:B', 'm']);
+    assert.equal(indexTrouble(facts(cells, 2, 2)), null);
+    assert.equal(indexTrouble(facts([], 0, 0)), null, 'nothing ever archived');
+    assert.equal(indexTrouble(facts([], 0, 0, false)), null);
+    assert.deepEqual(indexTrouble(facts([], 2, 2)), { kind: 'missing', sheet: false, archiveRows: 2 });
+    assert.equal(indexTrouble({ ...facts([], 2, 2), indexSheet: true })?.kind, 'missing');
+    assert.equal(indexTrouble(facts([cells[0], 'メモ'], 2, 2))?.kind, 'unreadable');
+    assert.deepEqual(indexTrouble(facts([cells[0]], 2, 2)), { kind: 'short', declared: 2, found: 0 });
+    assert.deepEqual(indexTrouble(facts([], 0, 5, false)), { kind: 'lost', archived: 5 });
+    const archiveGone = indexTrouble(facts(cells, 0, 2, false));
+    assert.deepEqual(archiveGone, { kind: 'no-archive', entries: 2 });
+    assert.ok(!stopsLookups(archiveGone), 'the index still answers lookups');
+    for (const t of ['missing', 'unreadable', 'short', 'lost'] as const)
+      assert.ok(stopsLookups({ kind: t } as never), t);
+    // An empty index (every row brought back) with the archive gone is not a trouble.
+    assert.equal(indexTrouble(facts(indexOf(), 0, 0, false)), null);
+  });
+
+  test('a healthy index costs no look at the archive rows or the mirror', () => {
+    let asked = 0;
+    const f = {
+      ...facts(indexOf(['mf:A', 'x']), 0, 0),
+      archiveRows: () => ++asked,
+      mirrorRows: () => ++asked,
+    };
+    assert.equal(indexTrouble(f), null);
+    assert.equal(asked, 0);
+  });
+
+  test('rebuilt from the archive: every kind, an edited key found by its 明細ID, a cleared key named', () => {
+    const csv = csvKey('○○銀行', '2026-05-01', 220, 'ﾃｽｳﾘﾖｳ', 1);
+    const rows = [
+      rec({ キー: 'mf:A', 明細ID: 'A', 状態: '完了', MF仕訳ID: 'J1' }),
+      rec({ キー: csv, 口座: '○○銀行', 状態: '完了', MF仕訳ID: 'J2', 摘要: '書き換えた' }),
+      rec({ キー: 'evt:shop:o1', 状態: '除外' }),
+      rec({ キー: 'mf:D', 明細ID: 'D', 状態: '完了' }),
+      rec({ キー: 'mf:edited', 明細ID: 'E', 状態: '除外' }),
+      rec({ キー: '', 明細ID: 'F', 状態: '完了', MF仕訳ID: 'J3' }),
+      rec({ キー: '', 状態: '除外' }),
+      rec({ キー: 'csv:not-hex', 状態: '除外' }),
+    ].map((record, i) => ({ rowNumber: i + 2, record }));
+    const { index, unindexed } = indexFromArchive(rows, rows.length);
+    assert.equal(archivedKind(index, 'mf:A'), 'm');
+    assert.equal(archivedKind(index, csv), 'c');
+    assert.equal(archivedKind(index, 'evt:shop:o1'), 'x');
+    assert.equal(archivedKind(index, 'mf:D'), 'd');
+    assert.equal(archivedKind(index, 'mf:E'), 'x');
+    assert.equal(archivedKind(index, 'mf:edited'), 'x');
+    assert.equal(archivedKind(index, 'mf:F'), 'm');
+    assert.deepEqual(unindexed, [8, 9]);
+    assert.equal(index.sheetRows, rows.length);
+    // Two rows with one key: the kind with a journal wins.
+    const twice = indexFromArchive(
+      [
+        { rowNumber: 2, record: rec({ キー: 'mf:T', 明細ID: 'T', 状態: '除外' }) },
+        { rowNumber: 3, record: rec({ キー: 'mf:T', 明細ID: 'T', 状態: '完了', MF仕訳ID: 'J' }) },
+        { rowNumber: 4, record: rec({ キー: 'mf:T', 明細ID: 'T', 状態: '除外' }) },
+      ],
+      3,
+    );
+    assert.equal(archivedKind(twice.index, 'mf:T'), 'm');
+  });
+
+  test('one row in two places, or a line imported again beside its archived row', () => {
+    const archivedRow = rec({ 初回検知: '2026-01-01T00:00:00Z', 状態: '除外' });
+    assert.ok(sameRow(rec({ 初回検知: '2026-01-01T00:00:00Z', 状態: '除外' }), archivedRow));
+    // A bring-back a person then acted on is still the same row.
+    assert.ok(sameRow(rec({ 初回検知: '2026-01-01T00:00:00Z', 状態: '完了' }), archivedRow));
+    assert.ok(!sameRow(rec({ 初回検知: '2026-11-30T00:00:00Z', 状態: '未判定' }), archivedRow));
+    assert.ok(!sameRow(rec({ 初回検知: '2026-11-30T00:00:00Z', 状態: '除外' }), archivedRow));
+    // 台帳を復元 rebuilds a 完了 row from its journal with a new 初回検知.
+    const done = rec({ 初回検知: '2026-01-01T00:00:00Z', 状態: '完了', MF仕訳ID: 'J1' });
+    assert.ok(sameRow(rec({ 初回検知: 'later', 状態: '完了', MF仕訳ID: 'J1' }), done));
+    assert.ok(!sameRow(rec({ 初回検知: 'later', 状態: '完了', MF仕訳ID: 'J2' }), done));
+    // Only a row never sent and with nothing pending may leave the 台帳.
+    for (const state of ['未判定', '要確認', '送信待ち', '除外'] as const)
+      assert.ok(removableReimport(rec({ 状態: state })), state);
+    for (const state of ['送信中', '不明', '完了', '失敗'] as const)
+      assert.ok(!removableReimport(rec({ 状態: state })), state);
+    assert.ok(!removableReimport(rec({ 状態: '送信待ち', 試行回数: 1 })));
+    assert.ok(!removableReimport(rec({ 状態: '要確認', MF仕訳ID: 'J' })));
+    assert.ok(!removableReimport(rec({ 状態: '要確認', 操作: '承認' })));
+  });
+
+  test('posting guard: a 送信待ち row whose key is archived goes to 要確認, nothing else is touched', () => {
+    const rows = [
+      rec({ キー: 'mf:A', 状態: '送信待ち' }),
+      rec({ キー: 'mf:B', 状態: '送信待ち' }),
+      rec({ キー: 'mf:A', 状態: '未判定' }),
+    ].map((record, i) => ({ rowNumber: i + 2, record }));
+    const archived = (key: string) => key === 'mf:A';
+    const changes = guardArchivedKeys(rows, 'now', archived);
+    assert.deepEqual(
+      changes.map((c) => [c.rowNumber, c.patch.状態]),
+      [[2, '要確認']],
+    );
+    assert.equal(changes[0].patch.メモ, ARCHIVED_KEY_MEMO);
+    assert.deepEqual(guardArchivedKeys(rows, 'now', undefined), []);
   });
 });
