@@ -151,26 +151,35 @@ describe('重複を削除 takes the groups from the audit, not from the sheet', 
     assert.ok(!exists(w, p.csvAndLine.csv));
   });
 
-  test('the hidden record deleted or edited: nothing is deleted until 重複点検 runs again', () => {
+  test('the hidden record edited or deleted: nothing is deleted until 重複点検 runs again', () => {
     const { w, planted: p } = plantedWorld();
     ok(w, 'auditDuplicates');
-    choose(w, p.sameLine.copy, '削除');
+    const label = String(sheetRows(w).find((x) => x.仕訳ID === p.sameLine.kept)?.グループ);
     const book = w.emu.world.spreadsheet;
     const hidden = sheetOf(w, '重複点検記録');
-    // A person unhides it and types in it.
-    hidden.setValue(1, 1, `${String(hidden.value(1, 1)).slice(0, -1)}x` as never);
+    // A person unhides it and moves the hand-typed journal into the same-line group there (and on the
+    // visible sheet), then chooses both journals of the line: the group would seem to keep the hand one.
+    const text = String(hidden.value(1, 1));
+    const record = JSON.parse(text);
+    for (const m of record.members) if (m.id === p.hand.hand) m.group = label;
+    hidden.setValue(1, 1, JSON.stringify(record) as never);
+    setCell(w, rowOf(w, p.hand.hand), 'グループ', label);
+    choose(w, p.sameLine.kept, '削除');
+    choose(w, p.sameLine.copy, '削除');
     let plan = dialog(w);
     assert.equal(plan.rows.length, 0);
     assert.match(plan.refused.join(' '), /重複点検の記録.*書き換えられている.*もう一度「重複点検」/);
     ok(w, 'deleteDuplicates', [plan.token]);
     assert.equal(kichoDeletes(w), 0);
+    assert.ok(exists(w, p.sameLine.kept) && exists(w, p.sameLine.copy));
     // … or deletes it.
     book.sheets.splice(book.sheets.indexOf(hidden), 1);
+    choose(w, p.sameLine.kept, '残す');
     plan = dialog(w);
     assert.equal(plan.rows.length, 0);
     ok(w, 'deleteDuplicates', [plan.token]);
     assert.equal(kichoDeletes(w), 0);
-    // A new audit records again; the person's 操作 was kept.
+    // A new audit records again (the moved row is put back where it belongs); the person's 操作 is kept.
     ok(w, 'auditDuplicates');
     plan = dialog(w);
     assert.deepEqual(
@@ -179,6 +188,7 @@ describe('重複を削除 takes the groups from the audit, not from the sheet', 
     );
     ok(w, 'deleteDuplicates', [plan.token]);
     assert.equal(kichoDeletes(w), 1);
+    assert.ok(exists(w, p.sameLine.kept));
   });
 
   test('the journal to keep deleted in MF after the audit: its copy is not deleted; why is on the row and in the summary', () => {

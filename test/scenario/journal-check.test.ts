@@ -121,4 +121,36 @@ describe('a 完了 row whose journal is gone from MF', () => {
     assert.equal(w.run('runScheduled', trigger).status, 'ok');
     assert.ok(w.mf.requestLog.some((e) => e.path === '/api/v3/journals' && monthListing(e.query)));
   });
+  test('a journal whose date was changed in MF is not taken for gone (only MF’s own “no such journal” is)', () => {
+    const { w, planted: p } = plantedWorld();
+    const key = String(w.ledger().find((r) => r.MF仕訳ID === p.hand.line)?.キー);
+    const j = w.mf.journals().find((x) => x.id === p.hand.line);
+    assert.ok(j);
+    // Someone moves it to September in MF's screen: no 完了 row of the 台帳 is dated there.
+    const put = w.mf.handle({
+      method: 'PUT',
+      url: `https://api-accounting.moneyforward.com/api/v3/journals/${encodeURIComponent(j.id)}?office_code=1234-5678`,
+      headers: { Authorization: `Bearer ${w.mf.issueAccessToken()}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        journal: {
+          transaction_date: '2026-09-15',
+          journal_type: 'journal_entry',
+          tags: j.tags,
+          branches: j.branches.map((b) => ({
+            remark: b.remark,
+            debitor: { account_id: b.debitor.account_id, value: b.debitor.value + b.debitor.tax_value },
+            creditor: {
+              account_id: b.creditor.account_id,
+              sub_account_id: b.creditor.sub_account_id,
+              value: b.creditor.value + b.creditor.tax_value,
+            },
+          })),
+        },
+      }),
+    });
+    assert.equal(put.status, 200, put.body);
+    ok(w, 'openReview');
+    assert.equal(ledgerRow(w, key).状態, '完了');
+    assert.equal(ledgerRow(w, key).MF仕訳ID, p.hand.line);
+  });
 });
