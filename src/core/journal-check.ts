@@ -132,12 +132,16 @@ export function findings(
   listed: ReadonlySet<string>,
   seen: SeenJournals,
   canonical: (id: string) => string,
+  /** Rows completed after this (ms) are left for the next check: MF's listings may not show them yet. */
+  freshAfter = Number.POSITIVE_INFINITY,
 ): Finding[] {
   const out: Finding[] = [];
   for (const row of rows) {
     const r = row.record;
     if (!checkable(r) || !listed.has(monthOf(r.取引日))) continue;
     if (seen.ids.has(canonical(r.MF仕訳ID.trim()))) continue;
+    const done = Date.parse(r.完了日時);
+    if (Number.isFinite(done) && done > freshAfter) continue;
     const tagged = seen.byTag.get(remoteTagOf(r.キー));
     if (tagged) {
       out.push({ kind: 'relink', row, journalId: tagged, how: 'tag' });
