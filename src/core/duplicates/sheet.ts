@@ -321,7 +321,6 @@ export function planDeletion(
     planned.push(...picked);
     groups.push({ group, members, chosen: picked, survivors });
   }
-  // Refusals of groups nothing is chosen in still reach the dialog when they concern a chosen row's group.
   return {
     planned,
     groups,
