@@ -134,7 +134,8 @@ export function watchDoneRows(table: LedgerTable): string | null {
 
 /**
  * How a write moves the mark: a claim puts a row among the sent ones (up), a send that came back unsent
- * (settle to 送信待ち / 要確認 / 失敗, reconcile finding nothing) takes it off (down). Only these move the
+ * (settle to 送信待ち / 要確認 / 失敗, reconcile finding nothing) takes it off (down), and so does a 完了 row
+ * whose journal is gone from MF (重複を削除 made it 除外, or the journal check sent it to 要確認). Only these move the
  * mark: every other way a row becomes sent (reconcile finding a journal for a row a person changed,
  * intake, 台帳を復元) may be a row the mark still counts, and a count above the mark raises it at the
  * next watch.
@@ -153,6 +154,8 @@ export function sentMoves(
     const from = was.状態;
     if (to === '送信中' && !sent(was)) up[kind(was.キー)] += 1;
     else if ((from === '送信中' || from === '不明') && UNSENT.has(to)) down[kind(was.キー)] += 1;
+    // A 完了 row whose journal kicho deleted (重複を削除 → 除外) or found gone from MF (→ 要確認).
+    else if (from === '完了' && sent(was) && UNSENT.has(to)) down[kind(was.キー)] += 1;
   }
   return { up, down };
 }

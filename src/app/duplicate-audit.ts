@@ -14,12 +14,14 @@ import {
   journalFacts,
   LedgerLinks,
 } from '../core/duplicates/facts';
+import { RecordView, recordOf } from '../core/duplicates/record';
 import { auditRecords } from '../core/duplicates/sheet';
 import { ownAccounts } from '../core/own-accounts';
 import { SHEET } from '../core/schema';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
 import { readArchiveIndex } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
+import { readAuditRecord, writeAuditRecord } from '../gas/duplicate-record';
 import {
   duplicateSheet,
   formatDuplicateSheet,
@@ -115,6 +117,17 @@ export function runAudit(ctx: RunContext, period?: AuditPeriod, client?: MfClien
   const written = underScriptLock(() => {
     // Read under the lock: what people typed since, and claims another run wrote, are carried over.
     const records = auditRecords(groups, readDuplicateTable().rows);
+    // What the audit found, where people cannot change it unnoticed (重複を削除 reads it, not the sheet);
+    // rows carried over keep their entry from the record they were claimed under.
+    const previous = readAuditRecord();
+    writeAuditRecord(
+      recordOf(
+        groups,
+        records.map((r) => String(r.仕訳ID)),
+        previous instanceof RecordView ? previous : null,
+        { at: new Date().toISOString(), start: window.start, end: window.end },
+      ),
+    );
     replaceDuplicateRows(records);
     formatDuplicateSheet(duplicateSheet());
     return records.length;

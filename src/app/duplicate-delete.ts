@@ -22,6 +22,7 @@ import { SHEET } from '../core/schema';
 import { sha256Hex } from '../core/sha256';
 import { archivedJournalHolders, readArchiveIndex } from '../gas/archive-sheet';
 import { scriptClock } from '../gas/clock';
+import { readAuditRecord } from '../gas/duplicate-record';
 import { duplicateSheetPort, readDuplicateTable } from '../gas/duplicate-sheet';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
@@ -29,6 +30,7 @@ import { mfClient, officeRefusal } from '../gas/mf-connection';
 import { isTriggerEvent } from '../gas/session';
 import type { MfClient } from '../mf/client';
 import { archiveIndexRefusal } from './archive-index';
+import { noteCompleted } from './done-rows';
 import { preflight } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';
 
@@ -64,6 +66,18 @@ function stampNow(): string {
 function deleterOf(client: MfClient): DeleterPort {
   return {
     journal: (id) => client.journal(id) as AuditJournal | null,
+    journalsIn(windows, wanted) {
+      // Page by page, keeping only the journals asked about (a window may hold thousands).
+      const out = new Map<string, AuditJournal>();
+      for (const w of windows)
+        client.eachJournalPage(w.start, w.end, (page) => {
+          for (const j of page as AuditJournal[]) {
+            const cid = canonical(j.id);
+            if (wanted.has(cid)) out.set(cid, j);
+          }
+        });
+      return out;
+    },
     deleteJournal(id): DeleteResult {
       try {
         const outcome = client.deleteJournal(id);
@@ -100,11 +114,22 @@ function inputFor(ctx: RunContext, client: MfClient): DeletionInput {
     sheet: duplicateSheetPort(),
     ledger: {
       read: () => readLedger(sheet),
-      write: (table, changes) => writeLedgerChanges(table, changes, sheet),
+      write: (table, changes) => {
+        const written = writeLedgerChanges(table, changes, sheet);
+        // A 完了 row made 除外 is one sent row fewer by kicho's own hand: the sent-rows mark follows, or every
+        // later run would report it as a row gone (done-rows.ts).
+        const held = new Set(written.withheld.map((c) => c.rowNumber));
+        noteCompleted(
+          table,
+          changes.filter((c) => !held.has(c.rowNumber)),
+        );
+        return written;
+      },
     },
     lock: scriptLock(),
     deleter: deleterOf(client),
     clock: { ...clock, stamp: stampNow },
+    record: readAuditRecord,
     who: ctx.who,
     startedAt: ctx.startedAt,
     digest,
@@ -154,7 +179,12 @@ export function runDeleteDuplicates(ctx: RunContext, token: string, client?: MfC
   const messages = [...lines, ...summary.messages];
   if (messages.length === 0) messages.push(DELETE_RUN_MSG.nothing);
   return {
-    ok: !summary.refusedPlan && summary.failed === 0 && summary.unknown === 0,
+    // A group refused is work asked for and not done: never reported as a plain success.
+    ok:
+      !summary.refusedPlan &&
+      summary.failed === 0 &&
+      summary.unknown === 0 &&
+      summary.refusedGroups.length === 0,
     count: summary.deleted.length,
     messages,
     // ログ names what was deleted: who and when are on the line itself.
@@ -169,6 +199,7 @@ export function runDeleteDuplicates(ctx: RunContext, token: string, client?: MfC
     ledgerExcluded: summary.ledgerExcluded,
     ledgerRelinked: summary.ledgerRelinked,
     refusedPlan: summary.refusedPlan,
+    refusedGroups: summary.refusedGroups,
   };
 }
 
@@ -209,22 +240,23 @@ export interface DeletionDialogData {
   inFlight: number;
 }
 
-/** What the confirmation lists: read from the sheet only, no MF call. */
+/** What the confirmation lists: the sheet's choices against the audit's record, no MF call. */
 export function deletionDialogData(): DeletionDialogData {
   const table = readDuplicateTable();
-  const plan = planDeletion(table, digest);
+  const plan = planDeletion(table, readAuditRecord(), digest);
+  // What the audit recorded, not what the sheet's cells say now.
   return {
     token: plan.token,
     rows: plan.planned.map((p) => ({
       group: p.group,
       id: p.journalId,
-      date: String(p.record.取引日),
-      amount: Number(p.record.金額),
-      debit: String(p.record.借方),
-      credit: String(p.record.貸方),
-      remark: String(p.record.摘要),
-      origin: String(p.record.作成元),
-      proposal: String(p.record.提案),
+      date: p.member.date,
+      amount: p.member.amount,
+      debit: p.member.debit,
+      credit: p.member.credit,
+      remark: p.member.remark,
+      origin: p.member.origin,
+      proposal: p.member.proposal,
     })),
     refused: plan.refused.map((r) => r.message),
     warnings: plan.warnings,

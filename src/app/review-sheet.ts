@@ -12,17 +12,15 @@
  * reaches 要確認 within a day (at once with the menu), and the refresh reads two columns, not 22.
  * Nothing here changes a 台帳 row: no row is sent again because of it.
  */
+
 import type { LedgerTable } from '../core/ledger';
 import { reviewItems } from '../core/review';
 import { SHEET } from '../core/schema';
 import { OwnFormula } from '../gas/cells';
 import { type ColumnScan, type NarrowLedger, narrowLedger } from '../gas/ledger-scan';
 import { ledgerSheet, readLedger } from '../gas/ledger-sheet';
-import { readSettings } from '../gas/settings-sheet';
-import { toast } from '../gas/toast';
-import { ensureSheet, replaceDataRows } from '../gas/workbook';
+import { replaceDataRows } from '../gas/workbook';
 import { archiveIndexNotice } from './archive-index';
-import { preflight } from './preflight';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -149,26 +147,4 @@ export function refreshReview(
   if (narrow.scan === null)
     return { count: refreshReviewSheet(narrow.table, graceMinutes), table: narrow.table };
   return { count: refreshReviewSheet(narrow.table, graceMinutes, narrow.whole), table: null };
-}
-
-/** Menu 「要確認を開く」: brings the 要確認 sheet up to date with the full check and shows it. */
-export function openReview(): void {
-  const refused = preflight(SHEET.ledger);
-  if (refused) {
-    SpreadsheetApp.getUi().alert(
-      '要確認を開く（失敗）',
-      refused.messages.join('\n'),
-      SpreadsheetApp.getUi().ButtonSet.OK,
-    );
-    return;
-  }
-  const { count } = refreshReview(readSettings().settings.graceMinutes, true);
-  const { sheet } = ensureSheet(SHEET.review);
-  sheet.activate();
-  toast(
-    false,
-    count === 0
-      ? '確認が必要な行はありません。'
-      : `確認が必要な行が ${count} 件あります。「行」のリンクで台帳に移れます。`,
-  );
 }

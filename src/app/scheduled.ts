@@ -1,9 +1,10 @@
 /**
  * runScheduled(e): the time-driven handler. Reconcile first (always), then — when 自動実行 is オン —
  * import, classify and post, all inside this execution's time budget; what is left waits for the
- * next run.
+ * next run. Once a day also the 要確認 full check and the check that 完了 rows' journals are still in MF.
  */
 import { STOP_CLAIMING_AT_MS } from '../core/budget';
+import { CHECK_START_BEFORE_MS } from '../core/journal-check';
 import type { LedgerTable } from '../core/ledger';
 import { PLANNING_KIND, scheduledBudget } from '../core/quota';
 import { SHEET } from '../core/schema';
@@ -14,6 +15,7 @@ import { connectionMode, officeRefusal } from '../gas/mf-connection';
 import { readUsage, recordRun } from '../gas/usage';
 import { runClassify } from './classify-pending';
 import { runImport } from './import-transactions';
+import { journalCheckDue, runJournalCheck } from './journal-check';
 import { scheduledRunMismatch } from './oauth-owner';
 import { runPost } from './post-approved';
 import { preflight, settingsFor } from './preflight';
@@ -102,8 +104,21 @@ export function runScheduledSteps(ctx: RunContext): RunResult {
   }
   // Narrow unless the day's full check is due (review-sheet.ts): not 22 columns of every row each run.
   // The full check's whole read also brings the rules' 台帳 overlap counts up to date.
-  const full = refreshReview(settings.graceMinutes, fullReviewDue());
-  const review = full.count;
+  // Once a day, whether each 完了 row's journal is still in MF (journal-check.ts): it reads the whole 台帳,
+  // so the full 要確認 check comes with it. Not on a day short of quota: it waits for a quieter one.
+  const checking =
+    budget.mode === 'full' &&
+    slice?.mode !== 'reconcile-only' &&
+    elapsed() < CHECK_START_BEFORE_MS &&
+    journalCheckDue();
+  const full = refreshReview(settings.graceMinutes, fullReviewDue() || checking);
+  let review = full.count;
+  if (checking) {
+    const checked = step('仕訳の確認', () =>
+      runJournalCheck({ startedAt: ctx.startedAt, graceMinutes: settings.graceMinutes, table: full.table }),
+    );
+    if (typeof checked?.review === 'number') review = checked.review;
+  }
   if (full.table)
     step('ルール診断', () => ({ count: 0, messages: refreshRuleDiagnosis(full.table as LedgerTable) }));
   if (review > 0) messages.push(`要確認シートに ${review} 件あります。`);

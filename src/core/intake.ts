@@ -4,6 +4,7 @@
  * MF's own screen: we record that and never post it.
  */
 
+import { journalWentMissing } from './journal-check';
 import { isMfKey, mfKey } from './keys';
 import { indexByKey, type LedgerRecord, type LedgerRow, type LedgerTable, type RowChange } from './ledger';
 import { connectedAccountName, type Masters } from './masters';
@@ -137,6 +138,9 @@ export function planIntake(
     for (const row of byKey.get(key) ?? []) {
       if (!isMfKey(key) || !UNSENT.has(row.record.状態)) continue;
       const excluded = line.journalizing_status === 'excluded';
+      // MF makes a line 対象外 when its journal is deleted: a row whose journal was found gone stays for a
+      // person to decide (listed on 要確認), not excluded as if someone chose 対象外.
+      if (excluded && journalWentMissing(row.record)) continue;
       changes.push({
         key,
         rowNumber: row.rowNumber,

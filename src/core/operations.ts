@@ -2,6 +2,8 @@
  * The 操作 column: what people ask for (承認 / 除外 / 再試行), applied at the start of every run,
  * then cleared. A request that does not fit the row's state is refused with a メモ, never forced.
  */
+
+import { journalWentMissing } from './journal-check';
 import type { LedgerRow, RowChange } from './ledger';
 import { type Masters, resolvePosting } from './masters';
 import { isLedgerState, type LedgerState } from './states';
@@ -40,7 +42,11 @@ export function applyOperations(
     const state = row.record.状態;
     const key = row.record.キー;
     const base = { 操作: '', 更新日時: now };
-    const allowed = isLedgerState(state) && (ALLOWED[op] ?? []).includes(state);
+    // 再試行 also sends again a row whose journal was found gone from MF (journal-check.ts): "register it
+    // again" is what a person means by either word there.
+    const allowed =
+      (isLedgerState(state) && (ALLOWED[op] ?? []).includes(state)) ||
+      (op === '再試行' && journalWentMissing(row.record));
     if (!allowed) {
       changes.push({ key, rowNumber: row.rowNumber, patch: { ...base, メモ: refusal(op, state) } });
       continue;

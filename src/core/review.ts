@@ -4,6 +4,7 @@
  */
 import { LEASE_MS } from './budget';
 import { fingerprint } from './fingerprint';
+import { journalWentMissing } from './journal-check';
 import { contentCounts, csvContentForm, keyProblem } from './key-check';
 import { isMfKey } from './keys';
 import type { LedgerRecord, LedgerTable } from './ledger';
@@ -76,6 +77,14 @@ export function reviewItems(table: LedgerTable, nowMs: number, graceMs: number):
         reason: `送信元から届いて ${Math.floor(age / 3_600_000)} 時間、判定されていません（自動実行がオフか、判定が止まっています）。`,
         action:
           'メニュー「判定」を実行するか、自動実行をオンにしてください。勘定科目を選んで「承認」しても構いません。',
+      });
+    } else if (journalWentMissing(r)) {
+      items.push({
+        record: r,
+        rowNumber,
+        reason: memo || `MF の仕訳 ${r.MF仕訳ID} が MF にありません（削除されています）。`,
+        action:
+          '登録し直すなら操作で「承認」（または「再試行」）を、登録しないなら「除外」を選んでください。自動では送り直しません。',
       });
     } else if (state === '要確認' || state === '未判定') {
       items.push({

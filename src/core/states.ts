@@ -11,13 +11,15 @@ export function isLedgerState(value: unknown): value is LedgerState {
 /**
  * Every transition the system makes; anything else is a bug (asserted in tests). → 除外 from 完了 and 不明:
  * a person deleted the row's journal in MF as a duplicate (重複点検), so the row must never be posted.
+ * 完了 → 要確認: the row's journal is gone from MF (deleted in MF's screen; found by the daily journal check
+ * or 要確認を開く) — a person chooses 承認 / 再試行 (sent again) or 除外; nothing is resent by itself.
  */
 export const TRANSITIONS: Readonly<Record<LedgerState, readonly LedgerState[]>> = {
   未判定: ['要確認', '送信待ち', '除外', '完了'],
   要確認: ['送信待ち', '除外', '完了'],
   送信待ち: ['送信中', '除外', '要確認', '完了'],
   送信中: ['完了', '不明', '失敗', '送信待ち', '要確認'],
-  完了: ['除外'],
+  完了: ['除外', '要確認'],
   不明: ['完了', '送信待ち', '要確認', '除外'],
   失敗: ['送信待ち', '除外', '要確認'],
   除外: [],

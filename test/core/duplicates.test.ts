@@ -1,6 +1,7 @@
 /** 重複点検's detection, sheet and delete plan (src/core/duplicates), on hand-made journals. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { lookupWindows } from '../../src/core/duplicates/deletion';
 import { type AuditOptions, findDuplicates, PROPOSAL } from '../../src/core/duplicates/detect';
 import {
   type AuditJournal,
@@ -10,6 +11,7 @@ import {
   similarRemarks,
   similarText,
 } from '../../src/core/duplicates/facts';
+import { formatRecord, parseRecord, RecordView, recordOf } from '../../src/core/duplicates/record';
 import {
   auditRecords,
   DELETE_STATE,
@@ -408,6 +410,8 @@ describe('the 重複点検 sheet and the delete plan', () => {
     assert.ok(!again.some((r) => r.仕訳ID === 'X'), 'a group that no longer exists is gone');
   });
 
+  const meta = { at: '2026-12-01T00:00:00.000Z', start: '2026-04-01', end: '2026-06-30' };
+
   test('a group never loses every journal; possibly-genuine rows are warned about', () => {
     const a = journal({
       transaction_id: 'TXJ',
@@ -421,21 +425,153 @@ describe('the 重複点検 sheet and the delete plan', () => {
       debit: TRAVEL,
       remark: 'ﾀｸｼｰ',
     });
-    const records = auditRecords(groupsOf([a, b]), []);
+    const groups = groupsOf([a, b]);
+    const view = new RecordView(recordOf(groups, [], null, meta));
+    const records = auditRecords(groups, []);
     records[0].操作 = '削除';
     records[1].操作 = '削除';
-    const both = planDeletion(parseDuplicateSheet(sheetValues(records)), digest);
+    const both = planDeletion(parseDuplicateSheet(sheetValues(records)), view, digest);
     assert.equal(both.planned.length, 0);
     assert.equal(both.refused.length, 1);
     records[0].操作 = '残す';
-    const one = planDeletion(parseDuplicateSheet(sheetValues(records)), digest);
+    const one = planDeletion(parseDuplicateSheet(sheetValues(records)), view, digest);
     assert.deepEqual(
       one.planned.map((p) => p.journalId),
       [records[1].仕訳ID],
     );
     assert.match(one.warnings[0], /別の明細から作られた/);
-    // The token follows what the plan rests on.
+    // What the dialog shows is the record's, not the sheet's cells.
     records[1].金額 = 999;
-    assert.notEqual(planDeletion(parseDuplicateSheet(sheetValues(records)), digest).token, one.token);
+    const typed = planDeletion(parseDuplicateSheet(sheetValues(records)), view, digest);
+    assert.equal(typed.planned[0].member.amount, one.planned[0].member.amount);
+    assert.equal(typed.token, one.token);
+    // The token follows the audit the plan rests on.
+    const later = new RecordView(recordOf(groups, [], null, { ...meta, at: '2026-12-02T00:00:00.000Z' }));
+    assert.notEqual(planDeletion(parseDuplicateSheet(sheetValues(records)), later, digest).token, one.token);
+  });
+
+  /** Two groups: one line journalized twice (a, b), one purchase typed by hand next to its line (c, d). */
+  function twoGroups() {
+    const a = journal({ transaction_id: 'TXA', entered_by: 'JOURNAL_TYPE_DATA_LINKAGE' });
+    const b = journal({ transaction_id: 'TXA', entered_by: 'JOURNAL_TYPE_EXTERNAL' });
+    const c = journal({ transaction_id: 'TXC', value: 4_321, remark: 'ﾓﾉﾀﾛｳ' });
+    const d = journal({ value: 4_321, remark: 'モノタロウ', entered_by: 'JOURNAL_TYPE_NORMAL' });
+    const groups = groupsOf([a, b, c, d]);
+    assert.equal(groups.length, 2);
+    return {
+      groups,
+      view: new RecordView(recordOf(groups, [], null, meta)),
+      records: auditRecords(groups, []),
+    };
+  }
+
+  test('the plan takes groups from the record: a moved row, a pasted copy, an unknown journal are refused by row', () => {
+    const { groups, view, records } = twoGroups();
+    const [g1, g2] = groups.map((g) => g.anchor);
+    const inG1 = records.filter((r) => r.グループ === g1);
+    const inG2 = records.filter((r) => r.グループ === g2);
+    // A row of g2 relabelled into g1, and both real journals of g1 chosen: g1 seems to keep the moved one.
+    const moved = { ...inG2[1], グループ: g1 };
+    for (const r of inG1) r.操作 = '削除';
+    let plan = planDeletion(parseDuplicateSheet(sheetValues([...inG1, inG2[0], moved])), view, digest);
+    assert.equal(plan.planned.length, 0);
+    assert.match(plan.refused.map((r) => r.message).join(' '), /5 行目の仕訳 .* は、重複点検ではグループ G-/);
+    // Without the moved row, the record says g1 would lose every journal.
+    plan = planDeletion(parseDuplicateSheet(sheetValues([...inG1, ...inG2])), view, digest);
+    assert.equal(plan.planned.length, 0);
+    assert.match(plan.refused[0].message, /すべて削除することになる/);
+    // A pasted copy of g1's first row chosen with its second: refused, both rows named.
+    inG1[0].操作 = '';
+    const copy = { ...inG1[0], 操作: '削除' };
+    plan = planDeletion(parseDuplicateSheet(sheetValues([...inG1, ...inG2, copy])), view, digest);
+    assert.equal(plan.planned.length, 0);
+    assert.match(plan.refused[0].message, /2・6 行目に同じ仕訳/);
+    assert.deepEqual(plan.refused[0].rows.sort(), [2, 3, 6]);
+    // A journal the audit never saw, typed into g2 and chosen.
+    const typed = { ...inG2[1], 仕訳ID: 'NOT-AUDITED', 操作: '削除' };
+    plan = planDeletion(parseDuplicateSheet(sheetValues([inG2[0], typed])), view, digest);
+    assert.equal(plan.planned.length, 0);
+    assert.match(
+      plan.refused[0].message,
+      /3 行目の仕訳 NOT-AUDITED は、最後の重複点検で見つけた仕訳ではありません/,
+    );
+    // The plain choice goes ahead, the survivor taken from the record (its row may even be gone).
+    inG1[1].操作 = '削除';
+    plan = planDeletion(parseDuplicateSheet(sheetValues([inG1[1], ...inG2])), view, digest);
+    assert.deepEqual(
+      plan.planned.map((p) => p.journalId),
+      [inG1[1].仕訳ID],
+    );
+    assert.deepEqual(
+      plan.groups[0].survivors.map((m) => m.id),
+      [inG1[0].仕訳ID],
+    );
+  });
+
+  test('no usable record, no deletion: the stamp must vouch for the cells', () => {
+    const { groups, records } = twoGroups();
+    const record = recordOf(groups, [], null, meta);
+    const { cells, stamp } = formatRecord(record);
+    const read = parseRecord(cells, stamp);
+    assert.ok('view' in read && read.view.record.members.length === 4);
+    assert.deepEqual(parseRecord(cells, null), { problem: 'none' });
+    assert.deepEqual(parseRecord(null, stamp), { problem: 'missing' });
+    assert.deepEqual(parseRecord([cells[0].replace('"amount":1100', '"amount":1101')], stamp), {
+      problem: 'changed',
+    });
+    records[0].操作 = '削除';
+    const plan = planDeletion(parseDuplicateSheet(sheetValues(records)), 'changed', digest);
+    assert.equal(plan.planned.length, 0);
+    assert.match(plan.refused[0].message, /書き換えられている.*もう一度「重複点検」/);
+  });
+
+  test('a large audit is cut into cells a sheet holds and read back whole', () => {
+    const { groups } = twoGroups();
+    const record = recordOf(groups, [], null, meta);
+    const many = {
+      ...record,
+      members: Array.from({ length: 3_000 }, (_, i) => ({ ...record.members[i % 4], id: `J${i}` })),
+    };
+    const { cells, stamp } = formatRecord(many);
+    assert.ok(cells.length > 1 && cells.every((c) => c.length <= 40_000));
+    const read = parseRecord(cells, stamp);
+    assert.ok('view' in read && read.view.record.members.length === 3_000);
+  });
+
+  test('rows the sheet carries over keep the entry of the record they were claimed under', () => {
+    const { groups } = twoGroups();
+    const old = new RecordView(recordOf(groups, [], null, meta));
+    const gone = old.record.members[1];
+    const now = recordOf(groups.slice(1), [gone.id], old, { ...meta, at: '2026-12-02T00:00:00.000Z' });
+    assert.deepEqual(
+      now.members.find((m) => m.id === gone.id),
+      gone,
+    );
+    // Nothing is carried from a sheet row the old record does not hold.
+    assert.ok(!recordOf([], ['FROM-THE-SHEET'], old, meta).members.some((m) => m.id === 'FROM-THE-SHEET'));
+  });
+});
+
+describe('the MF check before deleting', () => {
+  test('windows: each group its dates, nearby groups in one window', () => {
+    const m = (group: string, date: string) => ({
+      id: `${group}${date}`,
+      group,
+      date,
+      amount: 1,
+      debit: '',
+      credit: '',
+      remark: '',
+      origin: '',
+      proposal: '',
+      keys: [],
+    });
+    assert.deepEqual(
+      lookupWindows([m('A', '2026-05-01'), m('A', '2026-05-03'), m('B', '2026-05-08'), m('C', '2026-07-01')]),
+      [
+        { start: '2026-05-01', end: '2026-05-08' },
+        { start: '2026-07-01', end: '2026-07-01' },
+      ],
+    );
   });
 });

@@ -234,7 +234,7 @@ describe('重複を削除', () => {
     choose(w, p.csvAndLine.csv, '削除');
     w.mf.injectFault({ kind: 'commit-then-timeout', match: { method: 'DELETE' } });
     const token = dialogToken(w).token;
-    // The GET before the DELETE answers; the one after it does not.
+    // The listing before the DELETE answers; the look-up by id after it does not.
     let gets = 0;
     w.emu.world.beforeCall = (_exec, call) => {
       if (
@@ -243,7 +243,7 @@ describe('重複を削除', () => {
         !/DELETE|delete/.test(JSON.stringify(call.a))
       ) {
         gets++;
-        if (gets === 2) w.mf.injectFault({ kind: 'timeout-before-commit', match: { method: 'GET' } });
+        if (gets === 1) w.mf.injectFault({ kind: 'timeout-before-commit', match: { method: 'GET' } });
       }
       return undefined;
     };

@@ -7,6 +7,7 @@ import { headerIndex } from '../headers';
 import { DUPLICATE_HEADERS, type DuplicateHeader } from '../schema';
 import type { DuplicateGroup } from './detect';
 import { canonical } from './facts';
+import { type RecordedMember, type RecordProblem, RecordView } from './record';
 
 export type DuplicateRecord = Record<DuplicateHeader, string | number>;
 
@@ -138,78 +139,194 @@ export function auditRecords(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The delete plan: what the confirmation dialog lists and deleteDuplicates sends.
+// The delete plan: what the confirmation dialog lists and deleteDuplicates sends. The groups, their journals
+// and how each looked come from the audit's record (record.ts); the sheet gives only the rows set to 削除.
 
 export interface PlannedDelete {
   journalId: string;
   group: string;
   rowNumber: number;
-  record: DuplicateRecord;
+  /** The journal as the audit recorded it (what the dialog shows and MF is compared with). */
+  member: RecordedMember;
+}
+
+/** A recorded group some of whose journals are chosen: the rest must keep at least one in MF. */
+export interface PlannedGroup {
+  group: string;
+  members: readonly RecordedMember[];
+  chosen: PlannedDelete[];
+  /** Recorded journals of the group not chosen, not deleted and not being deleted. */
+  survivors: RecordedMember[];
+}
+
+export interface PlanRefusal {
+  group: string;
+  /** Sheet rows the reason is written to (結果). */
+  rows: number[];
+  message: string;
 }
 
 export interface DeletionPlan {
   planned: PlannedDelete[];
-  /** Groups whose every journal would be gone: nothing of theirs is deleted. */
-  refused: { group: string; message: string }[];
+  groups: PlannedGroup[];
+  /** Groups nothing of which is deleted, and why (naming the sheet rows). */
+  refused: PlanRefusal[];
   warnings: string[];
+  /** The audit the plan rests on (null: no usable record). */
+  audit: string | null;
   /** Digest of what the plan rests on: the dialog's plan is sent only while the sheet still gives it. */
   token: string;
 }
+
+const at = (row: number) => `シート「重複点検」の ${row} 行目`;
 
 export const PLAN_MSG = {
   wholeGroup: (group: string) =>
     `グループ ${group} の仕訳をすべて削除することになるため、このグループは削除しません。少なくとも1件の操作を「残す」にしてください。`,
   genuine: (id: string, date: string) =>
     `仕訳 ${id}（${date}）は、それぞれ別の明細から作られたグループの仕訳です（本当に別の取引の可能性があります）。通帳で確かめてから削除してください。`,
+  noRecord: (problem: RecordProblem) =>
+    `${problem === 'none' ? 'この版の kicho ではまだ重複点検をしていない' : '重複点検の記録（非表示のシート「重複点検記録」）が見つからないか、点検のあとで書き換えられている'}ため、何も削除しません。もう一度「重複点検」を実行してから、削除する仕訳を選び直してください（操作とメモは引き継ぎます）。`,
+  notRecorded: (row: number, id: string, group: string) =>
+    `${at(row)}の仕訳 ${id} は、最後の重複点検で見つけた仕訳ではありません（行を貼り付けたか、仕訳ID を書き換えた可能性があります）。その行を元に戻すか消してから、もう一度「重複を削除」を開いてください。新しく調べるときは「重複点検」を実行してください。グループ ${group} は削除しません。`,
+  moved: (row: number, id: string, label: string, recorded: string) =>
+    `${at(row)}の仕訳 ${id} は、重複点検ではグループ ${recorded} の仕訳です（この行のグループは「${label}」）。行を別のグループに移したか、グループを書き換えた可能性があります。グループを「${recorded}」に戻すか、もう一度「重複点検」を実行してください。グループ ${label === recorded ? recorded : `${label} と ${recorded}`} は削除しません。`,
+  copied: (rows: readonly number[], id: string, group: string) =>
+    `シート「重複点検」の ${rows.join('・')} 行目に同じ仕訳 ${id} があります（行をコピーした可能性があります）。余分な行を消してから、もう一度「重複を削除」を開いてください。グループ ${group} は削除しません。`,
 } as const;
 
+function isCandidate(r: DuplicateRecord): boolean {
+  return r.操作 === '削除' && (r.状態 === DELETE_STATE.none || r.状態 === DELETE_STATE.failed);
+}
+
 /**
- * Rows chosen for deletion (操作 削除, not deleted or in flight yet). A group keeps at least one journal:
- * if every member would be deleted or is being deleted, none of its rows is planned.
+ * Rows chosen for deletion (操作 削除, not deleted or in flight yet), checked against the audit's record:
+ * a row whose journal the record does not hold, whose グループ is not the record's, or whose journal is on
+ * two rows is refused with its row named, and so is every group it touches. A group keeps at least one
+ * recorded journal: if every one would be deleted or is being deleted, none of its rows is planned.
  */
-export function planDeletion(table: DuplicateTable, digest: (text: string) => string): DeletionPlan {
-  const candidates = table.rows.filter(
-    (r) =>
-      r.record.操作 === '削除' &&
-      (r.record.状態 === DELETE_STATE.none || r.record.状態 === DELETE_STATE.failed),
-  );
-  const chosen = new Set(candidates);
+export function planDeletion(
+  table: DuplicateTable,
+  record: RecordView | RecordProblem,
+  digest: (text: string) => string,
+): DeletionPlan {
+  const candidates = table.rows.filter((r) => isCandidate(r.record));
   const planned: PlannedDelete[] = [];
-  const refused: DeletionPlan['refused'] = [];
+  const groups: PlannedGroup[] = [];
+  const refused: PlanRefusal[] = [];
   const warnings: string[] = [];
-  const groups = new Map<string, DuplicateRow[]>();
-  for (const r of table.rows) {
-    const list = groups.get(String(r.record.グループ)) ?? [];
-    list.push(r);
-    groups.set(String(r.record.グループ), list);
-  }
-  for (const [group, rows] of groups) {
-    const mine = rows.filter((r) => chosen.has(r));
-    if (mine.length === 0) continue;
-    const survivors = rows.filter(
-      (r) => !chosen.has(r) && r.record.状態 !== DELETE_STATE.deleted && !isDeleteInFlight(r.record),
+  const token = (audit: string | null) =>
+    digest(
+      JSON.stringify([
+        audit,
+        planned.map((p) => [
+          p.journalId,
+          p.group,
+          p.member.date,
+          p.member.amount,
+          p.member.debit,
+          p.member.credit,
+        ]),
+        refused.map((r) => [r.group, r.message]),
+      ]),
     );
-    if (survivors.length === 0) {
-      refused.push({ group, message: PLAN_MSG.wholeGroup(group) });
+  if (!(record instanceof RecordView)) {
+    if (candidates.length > 0)
+      refused.push({
+        group: '',
+        rows: candidates.map((r) => r.rowNumber),
+        message: PLAN_MSG.noRecord(record),
+      });
+    return { planned, groups, refused, warnings, audit: null, token: token(null) };
+  }
+  // Every row that names a journal is checked, not only the chosen ones: a row moved into a group or
+  // pasted there would make a person believe that group keeps a journal it does not.
+  const rowsOf = new Map<string, DuplicateRow[]>();
+  for (const r of table.rows) {
+    const cid = canonical(String(r.record.仕訳ID));
+    rowsOf.set(cid, [...(rowsOf.get(cid) ?? []), r]);
+  }
+  const blocked = new Map<string, PlanRefusal[]>();
+  const block = (groupsHit: readonly string[], rows: number[], message: string) => {
+    const refusal = { group: groupsHit.join('、'), rows, message };
+    for (const g of groupsHit) blocked.set(g, [...(blocked.get(g) ?? []), refusal]);
+  };
+  for (const r of table.rows) {
+    const label = String(r.record.グループ);
+    const id = String(r.record.仕訳ID);
+    const member = record.member(id);
+    // A delete done before this version's record (history): never chosen again, nothing to check.
+    if (!member && r.record.状態 === DELETE_STATE.deleted) continue;
+    if (!member) {
+      block([label], [r.rowNumber], PLAN_MSG.notRecorded(r.rowNumber, id, label));
       continue;
     }
-    for (const r of mine) {
-      planned.push({ journalId: String(r.record.仕訳ID), group, rowNumber: r.rowNumber, record: r.record });
-      if (String(r.record.提案).startsWith('残す（'))
-        warnings.push(PLAN_MSG.genuine(String(r.record.仕訳ID), String(r.record.取引日)));
+    if (member.group !== label) {
+      block(
+        [...new Set([label, member.group])],
+        [r.rowNumber],
+        PLAN_MSG.moved(r.rowNumber, id, label, member.group),
+      );
+      continue;
     }
+    const same = rowsOf.get(canonical(id)) ?? [];
+    if (same.length > 1 && same[0] === r)
+      block(
+        [member.group],
+        same.map((x) => x.rowNumber),
+        PLAN_MSG.copied(
+          same.map((x) => x.rowNumber),
+          id,
+          member.group,
+        ),
+      );
   }
-  const basis = JSON.stringify([
-    planned.map((p) => [
-      p.journalId,
-      p.group,
-      p.record.取引日,
-      p.record.金額,
-      p.record.借方,
-      p.record.貸方,
-      p.record.状態,
-    ]),
-    refused.map((r) => r.group),
-  ]);
-  return { planned, refused, warnings, token: digest(basis) };
+  const chosenByGroup = new Map<string, DuplicateRow[]>();
+  for (const r of candidates) {
+    const label = String(r.record.グループ);
+    chosenByGroup.set(label, [...(chosenByGroup.get(label) ?? []), r]);
+  }
+  for (const [group, rows] of chosenByGroup) {
+    const reasons = blocked.get(group);
+    if (reasons) {
+      // Each reason names its own rows; the chosen rows of the group get it too.
+      for (const reason of reasons)
+        refused.push({
+          group,
+          rows: [...new Set([...reason.rows, ...rows.map((r) => r.rowNumber)])],
+          message: reason.message,
+        });
+      continue;
+    }
+    const members = record.group(group);
+    const chosen = new Set(rows.map((r) => canonical(String(r.record.仕訳ID))));
+    const survivors = members.filter((m) => {
+      const cid = canonical(m.id);
+      if (chosen.has(cid)) return false;
+      // A journal the sheet shows deleted or being deleted does not keep the group (the safe reading).
+      return !(rowsOf.get(cid) ?? []).some(
+        (r) => r.record.状態 === DELETE_STATE.deleted || isDeleteInFlight(r.record),
+      );
+    });
+    if (survivors.length === 0) {
+      refused.push({ group, rows: rows.map((r) => r.rowNumber), message: PLAN_MSG.wholeGroup(group) });
+      continue;
+    }
+    const picked: PlannedDelete[] = [];
+    for (const r of rows) {
+      const member = record.member(String(r.record.仕訳ID)) as RecordedMember;
+      picked.push({ journalId: member.id, group, rowNumber: r.rowNumber, member });
+      if (member.proposal.startsWith('残す（')) warnings.push(PLAN_MSG.genuine(member.id, member.date));
+    }
+    planned.push(...picked);
+    groups.push({ group, members, chosen: picked, survivors });
+  }
+  return {
+    planned,
+    groups,
+    refused,
+    warnings,
+    audit: record.record.audit,
+    token: token(record.record.audit),
+  };
 }
