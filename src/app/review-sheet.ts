@@ -12,15 +12,15 @@
  * reaches 要確認 within a day (at once with the menu), and the refresh reads two columns, not 22.
  * Nothing here changes a 台帳 row: no row is sent again because of it.
  */
-import type { LedgerTable } from '../core/ledger';
-import { reviewItems } from '../core/review';
-import { SHEET } from '../core/schema';
+import type { LedgerRow, LedgerTable } from '../core/ledger';
+import { type ReviewItem, reviewItems } from '../core/review';
+import { SHEET, SHEET_SPECS } from '../core/schema';
 import { OwnFormula } from '../gas/cells';
 import { type ColumnScan, type NarrowLedger, narrowLedger } from '../gas/ledger-scan';
 import { ledgerSheet, readLedger } from '../gas/ledger-sheet';
 import { readSettings } from '../gas/settings-sheet';
 import { toast } from '../gas/toast';
-import { ensureSheet, replaceDataRows } from '../gas/workbook';
+import { appendRecords, ensureSheet, replaceDataRows, systemSheet } from '../gas/workbook';
 import { preflight } from './preflight';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -75,23 +75,53 @@ export function reviewLedger(sheet: Sheet = ledgerSheet()): NarrowLedger {
   );
 }
 
+function reviewRecord(i: ReviewItem, ledgerId: number): Record<string, unknown> {
+  return {
+    キー: i.record.キー,
+    状態: i.record.状態,
+    取引日: i.record.取引日,
+    金額: i.record.金額,
+    摘要: i.record.摘要,
+    理由: i.reason,
+    対応: i.action,
+    行: OwnFormula.ledgerRow(ledgerId, i.rowNumber),
+  };
+}
+
 function write(table: LedgerTable, graceMinutes: number): number {
   const items = reviewItems(table, Date.now(), graceMinutes * 60_000);
   const ledgerId = ledgerSheet().getSheetId();
   replaceDataRows(
     SHEET.review,
-    items.map((i) => ({
-      キー: i.record.キー,
-      状態: i.record.状態,
-      取引日: i.record.取引日,
-      金額: i.record.金額,
-      摘要: i.record.摘要,
-      理由: i.reason,
-      対応: i.action,
-      行: OwnFormula.ledgerRow(ledgerId, i.rowNumber),
-    })),
+    items.map((i) => reviewRecord(i, ledgerId)),
   );
   return items.length;
+}
+
+/**
+ * Adds rows to the 要確認 sheet now, without a refresh (the web app, under the lock, for an id sent again
+ * with other content): a 完了 row is listed at once rather than at the next full check, and stays listed —
+ * each refresh re-reads the rows the sheet lists — until a person puts it right.
+ */
+export function listOnReview(rows: readonly LedgerRow[], graceMinutes: number): void {
+  if (rows.length === 0) return;
+  const listed = listedReviewKeys();
+  const items = reviewItems(
+    { columns: new Map(), width: 0, rows: [...rows] },
+    Date.now(),
+    graceMinutes * 60_000,
+  );
+  const fresh = items.filter((i) => !listed.has(i.record.キー.trim()));
+  if (fresh.length === 0) return;
+  const ledgerId = ledgerSheet().getSheetId();
+  const sheet = systemSheet(
+    SHEET.review,
+    SHEET_SPECS.find((spec) => spec.name === SHEET.review)?.headers ?? [],
+  );
+  appendRecords(
+    sheet,
+    fresh.map((i) => reviewRecord(i, ledgerId)),
+  );
 }
 
 /**
