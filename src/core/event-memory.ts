@@ -6,7 +6,6 @@
  * kept as a short digest per key (by remote tag), and only a digest that differs is a changed resend.
  * Pure: the web handler keeps the entries in script properties, under the script lock.
  */
-import type { SourceEvent } from './events';
 import { tagDigits } from './keys';
 import { sha256Hex } from './sha256';
 
@@ -30,7 +29,13 @@ const ENTRY = /^([0-9a-f]{16})([0-9a-f]{8})$/;
  * The content a sender controls and kicho compares: the line's fields and the partner. Not the memo (a
  * note; a change of it holds nothing back) and not the type (part of the key).
  */
-export function eventDigest(e: SourceEvent): string {
+export function eventDigest(e: {
+  date: string;
+  direction: string;
+  amount: number;
+  description: string;
+  partner: string;
+}): string {
   return sha256Hex(JSON.stringify([e.date, e.direction, e.amount, e.description, e.partner])).slice(0, 8);
 }
 

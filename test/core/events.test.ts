@@ -1,6 +1,7 @@
 /** Events from other automations (core/events.ts): keys, field checks, loops, the plan and its read-back. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { oldEnough } from '../../src/core/archive';
 import { sourceNameProblem } from '../../src/core/csv/sources';
 import {
   EVENT_MEMORY_CAP,
@@ -15,6 +16,7 @@ import {
   confirmEvents,
   countFailure,
   describeDifferences,
+  EVENT_CHANGED_MEMO,
   eventDifferences,
   evtKey,
   evtKeySource,
@@ -408,4 +410,19 @@ describe('issue 25: the memory of what each id carried', () => {
     assert.notEqual(eventDigest(ok(good)), eventDigest(ok({ ...good, partner: 'X' })));
     assert.equal(eventDigest(ok(good)), eventDigest(ok({ ...good, memo: 'note' })));
   });
+});
+
+test('a 完了 row whose event came again with other content is not archived while its メモ says so (it is on 要確認)', () => {
+  const record = {
+    ...emptyRecord(),
+    キー: 'evt:shop:o-1',
+    状態: '完了',
+    取引日: '2025-01-05',
+    MF仕訳ID: 'J1',
+    更新日時: '2025-01-05T00:00:00.000Z',
+    完了日時: '2025-01-05T00:00:00.000Z',
+  } as never as Parameters<typeof oldEnough>[0];
+  assert.equal(oldEnough(record, '2026-01-01'), true);
+  const marked = { ...record, メモ: `${EVENT_CHANGED_MEMO}（2025-01-06）: 金額: 台帳 1 円 → 今回 2 円。` };
+  assert.equal(oldEnough(marked, '2026-01-01'), false);
 });
