@@ -58,7 +58,22 @@ export interface ApiSettings {
   invoiceKindOnCredit: 'refused' | 'accepted';
   /** The office's 課税形式 in GET /term_settings (seed data: default 原則課税・個別対応). */
   taxMethod: 'FREE' | 'SIMPLE' | 'PROPORTIONAL_ALLOCATION' | 'INDIVIDUAL_ALLOCATION';
+  /**
+   * MF's answer to an API-key call whose office_code names an office the key cannot use (a typo, or an office
+   * left out of the key's 利用可能事業者): unpublished. A public client saw only that MF "said the office cannot
+   * be used" (mf-api-mcp README), without the status. 'invalid-query': 400 invalid_query_parameter_value (the
+   * one query parameter is wrong); 'forbidden': 403 insufficient_permissions; 'unauthorized': 401
+   * access_token_is_not_active_or_invalid (the key's token carries no grant for that office).
+   */
+  wrongOfficeCode: WrongOfficeCode;
 }
+
+export type WrongOfficeCode = 'invalid-query' | 'forbidden' | 'unauthorized';
+export const WRONG_OFFICE_CODE_VALUES: readonly WrongOfficeCode[] = [
+  'invalid-query',
+  'forbidden',
+  'unauthorized',
+];
 
 export class ApiContext {
   constructor(

@@ -3,7 +3,7 @@
 // path only, so any host works. Tests inspect the books directly and inject faults per request.
 
 import { type AuthMode, AuthServer, type ClientAuthMethod, type OAuthClient } from './auth';
-import type { ApiSettings } from './context';
+import type { ApiSettings, WrongOfficeCode } from './context';
 import { formatTimestamp } from './dates';
 import { errorResponse, Messages } from './errors';
 import {
@@ -98,6 +98,8 @@ export interface FakeMfOptions {
   invoiceKindOnCredit?: 'refused' | 'accepted';
   /** The office's 課税形式 in GET /term_settings (default INDIVIDUAL_ALLOCATION). */
   taxMethod?: 'FREE' | 'SIMPLE' | 'PROPORTIONAL_ALLOCATION' | 'INDIVIDUAL_ALLOCATION';
+  /** The answer to an office_code the API key cannot use (default 'invalid-query'; unpublished). */
+  wrongOfficeCode?: WrongOfficeCode;
   /** Automatic 429s above this rate (off by default). */
   rateLimit?: RateLimit;
   /** Replaces the generated dataset. */
@@ -205,6 +207,7 @@ export class FakeMf {
       notTargetOnTaxable: options.notTargetOnTaxable ?? 'refused',
       invoiceKindOnCredit: options.invoiceKindOnCredit ?? 'refused',
       taxMethod: options.taxMethod ?? 'INDIVIDUAL_ALLOCATION',
+      wrongOfficeCode: options.wrongOfficeCode ?? 'invalid-query',
     };
     this.otherDataset = options.otherOffice ? otherOfficeDataset(this.seed) : undefined;
     this.apiKeys = options.apiKeys ?? {

@@ -119,12 +119,19 @@ export interface ApiDeps {
   nowMs: number;
 }
 
-/** API-key tokens must name the office on every call but one; OAuth tokens ignore office_code [O S3, S4]. */
-function checkOfficeCode(req: ParsedRequest, route: Route, officeCode: string): void {
+/**
+ * API-key tokens must name the office on every call but one; OAuth tokens ignore office_code [O S3, S4].
+ * An office the key cannot use is answered as the switch `wrongOfficeCode` says (unpublished).
+ */
+function checkOfficeCode(req: ParsedRequest, route: Route, officeCode: string, settings: ApiSettings): void {
   if (route.path === ACCESSIBLE_OFFICES) return;
   const given = req.query.all('office_code');
   if (given.length === 0) throw badRequest('missing_required_query_parameter', Messages.officeCodeRequired);
   if (given.some((code) => code !== officeCode)) {
+    if (settings.wrongOfficeCode === 'forbidden')
+      throw new ApiError(403, 'insufficient_permissions', Messages.insufficientPermissions);
+    if (settings.wrongOfficeCode === 'unauthorized')
+      throw new ApiError(401, 'access_token_is_not_active_or_invalid', Messages.tokenInvalid);
     throw badRequest('invalid_query_parameter_value', Messages.officeCodeMismatch);
   }
 }
@@ -159,7 +166,7 @@ export function handleApi(req: ParsedRequest, deps: ApiDeps): HttpResponse {
   if (!endpoint) return errorResponse(405, 'method_not_allowed', Messages.methodNotAllowed);
   try {
     const principal = deps.auth.authenticate(req);
-    if (principal.mode === 'apiKey') checkOfficeCode(req, found.route, principal.officeCode);
+    if (principal.mode === 'apiKey') checkOfficeCode(req, found.route, principal.officeCode, deps.settings);
     const store = deps.storeFor(principal.officeCode);
     if (!store) throw new ApiError(409, 'no_office_found', Messages.noOffice);
     if (endpoint.scope !== null && principal.scopes !== 'all' && !principal.scopes.has(endpoint.scope)) {

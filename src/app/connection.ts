@@ -19,6 +19,7 @@ import { CLIENT_AUTH_METHODS, type ClientAuthMethod, clientAuthMethod, mfOAuthSe
 import { PROPERTY, property } from '../gas/properties';
 import { currentUserEmail } from '../gas/session';
 import { DEFAULT_TOKEN_CACHE_KEY } from '../mf/auth';
+import { MfOfficeCodeError } from '../mf/errors';
 import { KICHO_SCOPES, SCOPE_LABELS } from '../mf/scopes';
 import { ownerMismatch } from './oauth-owner';
 import { appendRunLog } from './run-log';
@@ -155,7 +156,10 @@ export function connectWithApiKey(
   confirmMove?: unknown,
 ): ConnectResult {
   const key = String(apiKey ?? '').trim();
-  const code = String(officeCode ?? '').trim();
+  // 全角 digits and hyphen as people type them are the same code (MF shows it as 1234-5678).
+  const code = String(officeCode ?? '')
+    .normalize('NFKC')
+    .trim();
   if (key === '' || code === '') {
     return { ok: false, message: 'APIキーと事業者コードの両方を入力してください。' };
   }
@@ -164,9 +168,11 @@ export function connectWithApiKey(
     const found = mfClient(apiKeyAuth(key, code)).office();
     office = { code: found.code || code, name: found.name };
   } catch (e) {
+    // A refused 事業者コード already says where to find the right one.
+    const check = e instanceof MfOfficeCodeError ? '' : ' キーと事業者コードを確かめてください。';
     return {
       ok: false,
-      message: `MFで確認できなかったため保存していません: ${errorText(e, [key])} キーと事業者コードを確かめてください。`,
+      message: `MFで確認できなかったため保存していません: ${errorText(e, [key])}${check}`,
     };
   }
   const moved = placeLedger(office, confirmMove === true);

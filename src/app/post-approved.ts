@@ -9,9 +9,10 @@ import { type InvoiceKind, invoicePolicy, type KindsSeen } from '../core/invoice
 import type { LedgerRow, RowChange } from '../core/ledger';
 import { ledgerLooksLost, lostLedgerReason } from '../core/lost-ledger';
 import { type PostingSummary, postApproved as runProtocol } from '../core/protocol';
+import type { AwaitingLookup } from '../core/reconcile';
 import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
-import { postingBlockedBy } from '../core/self-test';
+import { postingBlockedBy, tokyoTime } from '../core/self-test';
 import { importWindow, SETTING_NEEDS, type Settings } from '../core/settings';
 import { archivedRows, readIndexForLookup } from '../gas/archive-sheet';
 import { scriptClock, today } from '../gas/clock';
@@ -45,7 +46,32 @@ import { uncheckedLedgerTextReason } from './text-repair';
 export const AUTH_FAILED = (message: string) =>
   `MFの認証に失敗したため、登録を途中で止めました（${message}）。APIキーが無効になったか、MFとの連携が解除された可能性があります。メニュー「記帳 > MFに接続」で接続し直してから、もう一度「登録を実行」してください。`;
 
-function describe(s: PostingSummary): string {
+/**
+ * Rows this run left to 照合, and why (issue 25: after a killed run 「0 件」 said nothing of them). 送信中 rows
+ * may have reached MF: they are looked up once their lease passes, never sent again before that.
+ */
+export const AWAITING_MSG = {
+  sending: (n: number, from: string, interval: number) =>
+    `${n} 件が「送信中」です（別の実行が送っている途中か、前の実行が途中で止まりました）。MFに届いたか分からないため、この実行では送りません。${from} を過ぎると照合がMFで確かめます（仕訳が見つかれば「完了」、見つからなければ照合猶予のあと「送信待ち」に戻して送ります）。照合は定期実行で ${interval} 分ごとに行います。そのあとメニュー「照合する」でもすぐ確かめられます。`,
+  stale: (n: number, interval: number) =>
+    `${n} 件が「送信中」のまま止まっています（前の実行が途中で止まりました）。MFに届いたか分からないため送り直さず、照合でMFを確かめます（仕訳が見つかれば「完了」、見つからなければ照合猶予のあと「送信待ち」に戻して送ります）。今すぐ確かめるにはメニュー「照合する」を実行してください（定期実行でも ${interval} 分ごとに照合します）。`,
+  unknown: (n: number, interval: number) =>
+    `${n} 件は前の送信の結果が「不明」で、照合を待っています（再送はしません）。照合がMFで確かめ、見つからなければ照合猶予のあと「送信待ち」に戻します。今すぐ確かめるにはメニュー「照合する」を実行してください（定期実行でも ${interval} 分ごとに照合します）。`,
+} as const;
+
+function describeAwaiting(a: AwaitingLookup | undefined, intervalMinutes: number): string[] {
+  if (!a) return [];
+  const out: string[] = [];
+  if (a.sending > 0 && a.lookupFromMs !== null)
+    out.push(
+      AWAITING_MSG.sending(a.sending, tokyoTime(new Date(a.lookupFromMs).toISOString()), intervalMinutes),
+    );
+  if (a.stale > 0) out.push(AWAITING_MSG.stale(a.stale, intervalMinutes));
+  if (a.unknown > 0) out.push(AWAITING_MSG.unknown(a.unknown, intervalMinutes));
+  return out;
+}
+
+function describe(s: PostingSummary, intervalMinutes: number): string {
   const parts = [`${s.posted} 件を登録しました。`];
   if (s.unknown > 0) parts.push(`${s.unknown} 件は結果が不明です（照合で確認します。再送はしません）。`);
   if (s.failed > 0) parts.push(`${s.failed} 件はMFが拒否しました（台帳のメモを見て直してください）。`);
@@ -59,6 +85,7 @@ function describe(s: PostingSummary): string {
   if (s.stoppedBy === 'time')
     parts.push('実行時間の上限が近いため途中で止めました。続きは次の実行で送ります。');
   if (s.stoppedBy === 'limit') parts.push('1回の送信上限に達しました。続きは次の実行で送ります。');
+  parts.push(...describeAwaiting(s.awaiting, intervalMinutes));
   return parts.join(' ');
 }
 
@@ -243,7 +270,12 @@ export function runPost(
       ...summary,
       ok: false,
       count: summary.posted,
-      messages: [AUTH_FAILED(summary.authMessage ?? ''), describe(summary), ...summary.messages, ...messages],
+      messages: [
+        AUTH_FAILED(summary.authMessage ?? ''),
+        describe(summary, settings.reconcileIntervalMinutes),
+        ...summary.messages,
+        ...messages,
+      ],
     };
   }
   // Everything claimed came back unsent (MF unreachable, busy, its lines not readable): not 成功.
@@ -262,7 +294,7 @@ export function runPost(
             'MFに1件も送れませんでした（MFに接続できないか、混み合っているか、明細を確かめられませんでした）。行は送信待ちのまま、次の実行で送ります。理由は各行のメモにあります。',
           ]
         : []),
-      describe(summary),
+      describe(summary, settings.reconcileIntervalMinutes),
       ...summary.messages,
       ...messages,
     ],

@@ -13,13 +13,13 @@
  * Nothing here changes a 台帳 row: no row is sent again because of it.
  */
 
-import type { LedgerTable } from '../core/ledger';
-import { reviewItems } from '../core/review';
-import { SHEET } from '../core/schema';
+import type { LedgerRow, LedgerTable } from '../core/ledger';
+import { type ReviewItem, reviewItems } from '../core/review';
+import { SHEET, SHEET_SPECS } from '../core/schema';
 import { OwnFormula } from '../gas/cells';
 import { type ColumnScan, type NarrowLedger, narrowLedger } from '../gas/ledger-scan';
 import { ledgerSheet, readLedger } from '../gas/ledger-sheet';
-import { replaceDataRows } from '../gas/workbook';
+import { appendRecords, replaceDataRows, systemSheet } from '../gas/workbook';
 import { archiveIndexNotice } from './archive-index';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -74,6 +74,19 @@ export function reviewLedger(sheet: Sheet = ledgerSheet()): NarrowLedger {
   );
 }
 
+function reviewRecord(i: ReviewItem, ledgerId: number): Record<string, unknown> {
+  return {
+    キー: i.record.キー,
+    状態: i.record.状態,
+    取引日: i.record.取引日,
+    金額: i.record.金額,
+    摘要: i.record.摘要,
+    理由: i.reason,
+    対応: i.action,
+    行: OwnFormula.ledgerRow(ledgerId, i.rowNumber),
+  };
+}
+
 function write(table: LedgerTable, graceMinutes: number): number {
   const items = reviewItems(table, Date.now(), graceMinutes * 60_000);
   const ledgerId = ledgerSheet().getSheetId();
@@ -93,20 +106,34 @@ function write(table: LedgerTable, graceMinutes: number): number {
         },
       ]
     : [];
-  replaceDataRows(SHEET.review, [
-    ...notices,
-    ...items.map((i) => ({
-      キー: i.record.キー,
-      状態: i.record.状態,
-      取引日: i.record.取引日,
-      金額: i.record.金額,
-      摘要: i.record.摘要,
-      理由: i.reason,
-      対応: i.action,
-      行: OwnFormula.ledgerRow(ledgerId, i.rowNumber),
-    })),
-  ]);
+  replaceDataRows(SHEET.review, [...notices, ...items.map((i) => reviewRecord(i, ledgerId))]);
   return items.length + notices.length;
+}
+
+/**
+ * Adds rows to the 要確認 sheet now, without a refresh (the web app, under the lock, for an id sent again
+ * with other content): a 完了 row is listed at once rather than at the next full check, and stays listed —
+ * each refresh re-reads the rows the sheet lists — until a person puts it right.
+ */
+export function listOnReview(rows: readonly LedgerRow[], graceMinutes: number): void {
+  if (rows.length === 0) return;
+  const listed = listedReviewKeys();
+  const items = reviewItems(
+    { columns: new Map(), width: 0, rows: [...rows] },
+    Date.now(),
+    graceMinutes * 60_000,
+  );
+  const fresh = items.filter((i) => !listed.has(i.record.キー.trim()));
+  if (fresh.length === 0) return;
+  const ledgerId = ledgerSheet().getSheetId();
+  const sheet = systemSheet(
+    SHEET.review,
+    SHEET_SPECS.find((spec) => spec.name === SHEET.review)?.headers ?? [],
+  );
+  appendRecords(
+    sheet,
+    fresh.map((i) => reviewRecord(i, ledgerId)),
+  );
 }
 
 /**

@@ -343,19 +343,42 @@ function storeBytes(props: GoogleAppsScript.Properties.Properties): number {
 
 const STORE_LIMIT = 500 * 1024;
 
+/**
+ * Each check writes its own probe key (two 本番前チェック at once must not read each other's value and
+ * report a false NG): the prefix, the time it was written and a random part.
+ */
+const PROBE_PREFIX = 'KICHO_SELF_TEST_PROBE_';
+/** A probe older than this belongs to no live execution (6-minute limit): a killed check left it. */
+const PROBE_LEFTOVER_MS = 10 * 60_000;
+
+function probeKey(nowMs: number): string {
+  return `${PROBE_PREFIX}${nowMs}_${Utilities.getUuid().slice(0, 8)}`;
+}
+
+/** Probe keys a killed check left behind (never another live check's). */
+function leftoverProbes(props: GoogleAppsScript.Properties.Properties, nowMs: number): string[] {
+  return Object.keys(props.getProperties()).filter((k) => {
+    if (!k.startsWith(PROBE_PREFIX)) return false;
+    const at = Number(k.slice(PROBE_PREFIX.length).split('_')[0]);
+    return !Number.isFinite(at) || nowMs - at > PROBE_LEFTOVER_MS;
+  });
+}
+
 const properties: CheckItem<SelfTestContext> = {
   id: 'properties',
   group: 'Apps Script',
   title: 'プロパティ（設定と記録の保存先）',
   critical: true,
   run() {
-    const key = 'KICHO_SELF_TEST_PROBE';
     const failed: string[] = [];
     const stores: [string, GoogleAppsScript.Properties.Properties][] = [
       ['スクリプトプロパティ', PropertiesService.getScriptProperties()],
       ['ユーザープロパティ', PropertiesService.getUserProperties()],
     ];
     for (const [name, store] of stores) {
+      const now = Date.now();
+      for (const old of leftoverProbes(store, now)) store.deleteProperty(old);
+      const key = probeKey(now);
       const token = Utilities.getUuid();
       store.setProperty(key, token);
       const read = store.getProperty(key);

@@ -11,6 +11,7 @@
  */
 import { archivedKind, stateOfKind, stopsLookups, troubleMessage } from '../core/archive';
 import { findSource, sourceNameProblem } from '../core/csv/sources';
+import { rememberedDigest } from '../core/event-memory';
 import {
   allRetry,
   checkEvent,
@@ -24,16 +25,18 @@ import {
   failureLogged,
   parseEventRequest,
   planEvents,
+  refuseEach,
   sameSecret,
 } from '../core/events';
-import type { LedgerRecord } from '../core/ledger';
+import type { LedgerRecord, LedgerRow, LedgerTable } from '../core/ledger';
 import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { importBlockedBy } from '../core/self-test';
 import { readIndexForLookup } from '../gas/archive-sheet';
 import { jsonOutput } from '../gas/content';
 import { appendEventRows, readEventView } from '../gas/event-ledger';
-import { ledgerSheet } from '../gas/ledger-sheet';
+import { narrowLedger } from '../gas/ledger-scan';
+import { ledgerSheet, writeLedgerChanges } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
 import { knownSecrets } from '../gas/properties';
 import { readMfBehaviour, readSelfTest, recordLedgerRows } from '../gas/run-state';
@@ -48,9 +51,11 @@ import {
   webhookSecret,
   writeFailures,
 } from '../gas/webhook-secret';
+import { readEventMemory, writeEventMemory } from './event-memory';
 import { refuseWithoutPermissions } from './permission-gate';
 import { preflight } from './preflight';
 import { holdRecentlySent } from './recent-sends';
+import { listOnReview } from './review-sheet';
 import { appendRunLog } from './run-log';
 
 export const WEB_ACTION = 'イベント受付';
@@ -104,10 +109,13 @@ function log(ok: boolean, count: number, message: string): void {
   appendRunLog({ action: WEB_ACTION, fromTrigger: false, ok, count, message });
 }
 
-/** A refusal of the whole request, logged under the lock (concurrent ログ inserts would overlap). */
-function refuseRequest(error: string, retry: boolean): EventAnswer {
+/**
+ * A refusal of the whole request, logged under the lock (concurrent ログ inserts would overlap). Once the
+ * events could be read, each gets a result of its own with the reason (a sender reads `results` per event).
+ */
+function refuseRequest(error: string, retry: boolean, events: readonly unknown[] = []): EventAnswer {
   underScriptLock(() => log(false, 0, error), 2_000);
-  return { results: [], error, retry };
+  return { results: refuseEach(events, error, retry), error, retry };
 }
 
 function rejectSecret(): EventAnswer {
@@ -127,23 +135,27 @@ function receiveEvents(e: WebAppEvent): EventAnswer {
   const given = typeof e.parameter?.key === 'string' ? e.parameter.key : '';
   if (!sameSecret(given, webhookSecret())) return rejectSecret();
 
+  // Pure: read before the permission check, so that even that refusal answers each event.
+  const parsed = parseEventRequest(e.postData?.contents, sourceNameProblem);
   const refused = refuseWithoutPermissions(
     WEB_ACTION,
     { startedAt: Date.now(), fromTrigger: false, who: currentUserEmail() },
     false,
   );
-  if (refused) return { results: [], error: WEB_MSG.notReady(refused.messages.join(' ')), retry: true };
+  if (refused) {
+    const error = WEB_MSG.notReady(refused.messages.join(' '));
+    return { results: refuseEach(parsed.events ?? [], error, true), error, retry: true };
+  }
+  if (!parsed.ok) return refuseRequest(parsed.error, false, parsed.events);
 
-  const parsed = parseEventRequest(e.postData?.contents, sourceNameProblem);
-  if (!parsed.ok) return refuseRequest(parsed.error, false);
-
+  const { events } = parsed;
   const shape = preflightEvents();
-  if (shape) return refuseRequest(WEB_MSG.notReady(shape), true);
+  if (shape) return refuseRequest(WEB_MSG.notReady(shape), true, events);
   const blocked = importBlockedBy(readSelfTest());
-  if (blocked) return refuseRequest(WEB_MSG.notReady(blocked), true);
-  if (readMfBehaviour()?.createTags === 'dropped') return refuseRequest(WEB_MSG.tagsDropped, false);
+  if (blocked) return refuseRequest(WEB_MSG.notReady(blocked), true, events);
+  if (readMfBehaviour()?.createTags === 'dropped') return refuseRequest(WEB_MSG.tagsDropped, false, events);
   const source = findSource(readSources(), parsed.source);
-  if (!source) return refuseRequest(EVENT_MSG.unknownSource(parsed.source), false);
+  if (!source) return refuseRequest(EVENT_MSG.unknownSource(parsed.source), false, events);
 
   // Keys carry the spelling on 取込元, so 「Shop」 and 「shop」 are one source and one key.
   const checked = parsed.events.map((raw) => checkEvent(raw, source.name));
@@ -165,12 +177,27 @@ function receiveEvents(e: WebAppEvent): EventAnswer {
       const kind = c.ok && !states.has(c.event.key) ? archivedKind(index, c.event.key) : undefined;
       if (c.ok && kind) states.set(c.event.key, stateOfKind(kind));
     }
-    const plan = planEvents(checked, source.name, states, view.journalIds, new Date().toISOString());
+    // An id already on the 台帳 is compared with its row: a corrected resend is not a plain duplicate.
+    const resent = resentRows(sheet, checked, view.states);
+    const now = new Date().toISOString();
+    const memory = readEventMemory();
+    const plan = planEvents(checked, source.name, states, view.journalIds, now, resent.rows, (key) =>
+      rememberedDigest(memory.entries, key),
+    );
+    writeEventMemory(memory, plan.remember);
+    // Only system cells (状態, メモ, 更新日時): written whatever a person is typing, re-located by key if
+    // rows moved (the 台帳's own writer).
+    if (resent.table && plan.changes.length > 0) writeLedgerChanges(resent.table, plan.changes, sheet);
     // An event sent a moment ago whose row a person deleted comes back 不明: looked up before any send.
     const held = holdRecentlySent(plan.records, graceMinutes);
-    const readBack = appendEventRows(held.rows, sheet, view);
-    const results = confirmEvents(withStates(plan, held.rows), readBack);
+    const rows = held.rows.map((r) => {
+      const memo = plan.reviewed.get(r.キー);
+      return memo !== undefined && r.状態 === '未判定' ? { ...r, 状態: '要確認' as const, メモ: memo } : r;
+    });
+    const readBack = appendEventRows(rows, sheet, view);
+    const results = confirmEvents(withStates(plan, rows), readBack);
     if (plan.records.length > 0) recordLedgerRows(view.rows + readBack.size);
+    listOnReview(changedRows(plan, resent.rows), graceMinutes);
     logResults(source.name, results);
     return results;
   }, EVENT_LOCK_WAIT_MS);
@@ -178,17 +205,46 @@ function receiveEvents(e: WebAppEvent): EventAnswer {
   return { results: done.value };
 }
 
-/** The answer's 状態 is the row's as written (不明 for a row held by recent sends). */
+/** The answer's 状態 is the row's as written (不明 for a row held by recent sends, 要確認 for one changed). */
 function withStates(plan: EventPlan, rows: readonly LedgerRecord[]): EventPlan {
   const results = plan.results.map((r) => ({ ...r }));
   for (const row of rows) {
     const i = plan.pending.get(row.キー);
-    if (i !== undefined && row.状態 !== '未判定') {
-      results[i].state = row.状態;
-      results[i].message = EVENT_MSG.acceptedHeld;
-    }
+    if (i === undefined || row.状態 === '未判定') continue;
+    results[i].state = row.状態;
+    results[i].message = row.状態 === '要確認' ? EVENT_MSG.acceptedChanged : EVENT_MSG.acceptedHeld;
   }
   return { ...plan, results };
+}
+
+/**
+ * The 台帳 rows of the request's ids that are already there, read whole (only when there are some): the
+ * key and 状態 columns again, then one span (gas/ledger-scan.ts narrowLedger). The table is what the write
+ * of a changed resend needs. Archived ids have no row here and stay plain duplicates.
+ */
+function resentRows(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  checked: readonly ReturnType<typeof checkEvent>[],
+  onLedger: ReadonlyMap<string, string>,
+): { table: LedgerTable | null; rows: Map<string, LedgerRow> } {
+  const keys = new Set(checked.flatMap((c) => (c.ok && onLedger.has(c.event.key) ? [c.event.key] : [])));
+  if (keys.size === 0) return { table: null, rows: new Map() };
+  const narrow = narrowLedger(sheet, ['キー', '状態'], (scan) =>
+    scan.rows.filter((r) => keys.has(r.record.キー)).map((r) => r.rowNumber),
+  );
+  const rows = new Map<string, LedgerRow>();
+  for (const r of narrow.table.rows)
+    if (keys.has(r.record.キー) && narrow.whole.has(r.rowNumber) && !rows.has(r.record.キー))
+      rows.set(r.record.キー, r);
+  return { table: narrow.table, rows };
+}
+
+/** The rows a changed resend was written to, as they now read (for 要確認). */
+function changedRows(plan: EventPlan, rows: ReadonlyMap<string, LedgerRow>): LedgerRow[] {
+  return plan.changes.flatMap((c) => {
+    const row = rows.get(c.key);
+    return row ? [{ rowNumber: row.rowNumber, record: { ...row.record, ...c.patch } as LedgerRecord }] : [];
+  });
 }
 
 /** The sheets a request needs, checked like every entry point (a renamed 台帳 stops it). */
@@ -199,6 +255,7 @@ function preflightEvents(): string | null {
 
 function logResults(source: string, results: readonly EventResult[]): void {
   const c = countResults(results);
+  const changed = results.filter((r) => r.differs).length;
   const rejected = results.filter((r) => r.status === 'rejected');
   const shown = rejected
     .slice(0, LOGGED_REJECTIONS)
@@ -208,7 +265,7 @@ function logResults(source: string, results: readonly EventResult[]): void {
   log(
     rejected.length === 0,
     c.accepted,
-    `取込元「${source}」から ${results.length} 件: 記録 ${c.accepted} 件、記録済み ${c.duplicate} 件、受け付けなかった ${c.rejected} 件。${shown ? ` ${shown}` : ''}${more}`,
+    `取込元「${source}」から ${results.length} 件: 記録 ${c.accepted} 件、記録済み ${c.duplicate} 件、受け付けなかった ${c.rejected} 件${changed > 0 ? `（うち、記録済みの id で内容の違うもの ${changed} 件: 要確認に載せました）` : ''}。${shown ? ` ${shown}` : ''}${more}`,
   );
 }
 

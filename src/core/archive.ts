@@ -8,7 +8,7 @@
  * and CSV re-imports meet journals by tag, and a tag is short (17 characters an entry, 2,800 entries a
  * cell: 200,000 keys are 72 cells, read with one getValues). Cell A1 holds the index's own facts.
  */
-import { evtKeySource, isEvtKey } from './events';
+import { evtKeySource, isEventChangedMemo, isEvtKey } from './events';
 import { fingerprint } from './fingerprint';
 import { contentCounts, csvContentForm, keyProblem } from './key-check';
 import { isCsvKey, isMfKey, mfKey, tagDigits } from './keys';
@@ -375,6 +375,8 @@ export function oldEnough(record: LedgerRecord, cutoff: string): boolean {
   // Edited after posting: listed on 要確認 for a person, so it stays where 要確認 links to.
   const print = record.指紋.trim();
   if (record.状態 === '完了' && print !== '' && fingerprint(record) !== print) return false;
+  // Its event came again with other content: listed on 要確認 until a person clears the メモ (issue 25).
+  if (isEventChangedMemo(record.メモ)) return false;
   const date = record.取引日;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || date >= cutoff) return false;
   for (const h of ['更新日時', '完了日時'] as const) {

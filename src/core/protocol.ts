@@ -19,6 +19,7 @@ import {
   type SendResult,
   settlePatch,
 } from './posting';
+import { type AwaitingLookup, awaitingLookup } from './reconcile';
 import { SAFETY } from './safety';
 
 export interface PostingInput {
@@ -56,6 +57,8 @@ export interface PostingSummary {
   stoppedBy: 'done' | 'limit' | 'time' | 'unauthorized' | 'refused' | 'lock' | 'plan-changed';
   /** MF's (or the client's) words when authentication failed mid-run. */
   authMessage?: string;
+  /** Rows left to 照合 as the first lock section read them (no row of this run is among them). */
+  awaiting?: AwaitingLookup;
   messages: string[];
 }
 
@@ -108,9 +111,11 @@ function lockedPhase(
   limit: number,
   first: boolean,
   settle: Settle | null,
+  seen?: (table: LedgerTable) => void,
 ): Exclude<ClaimOutcome, { kind: 'busy' }> {
   const now = input.clock.iso();
   const table = input.ledger.read();
+  seen?.(table);
   const settled = settle ? settleChanges(table, settle, now) : [];
   if (limit === 0) {
     input.ledger.write(table, settled);
@@ -159,8 +164,11 @@ function underLockPhase(
   limit: number,
   first: boolean,
   settle: Settle | null,
+  seen?: (table: LedgerTable) => void,
 ): ClaimOutcome {
-  return underLock(input.lock, () => lockedPhase(input, limit, first, settle))?.value ?? { kind: 'busy' };
+  return (
+    underLock(input.lock, () => lockedPhase(input, limit, first, settle, seen))?.value ?? { kind: 'busy' }
+  );
 }
 
 /** Phase 2, outside the lock: one send per claimed row, stopping early on auth failure or time. */
@@ -237,7 +245,13 @@ export function postApproved(input: PostingInput): PostingSummary {
       summary.stoppedBy = summary.claimed >= input.batchLimit ? 'limit' : 'time';
       break;
     }
-    const claim = underLockPhase(input, size, summary.claimed === 0, settle);
+    // The first read, before this run claims anything: every 送信中 row then is another run's (or a killed one's).
+    const seen = summary.awaiting
+      ? undefined
+      : (table: LedgerTable) => {
+          summary.awaiting = awaitingLookup(table.rows, input.clock.now());
+        };
+    const claim = underLockPhase(input, size, summary.claimed === 0, settle, seen);
     if (claim.kind === 'busy') {
       if (settle) summary.messages.push(PROTOCOL_MSG.lockLostBeforeSettle);
       summary.busy = summary.claimed === 0;

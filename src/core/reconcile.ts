@@ -83,6 +83,39 @@ export function keyToRestore(record: LedgerRecord): string | null {
 export const KEY_RESTORED_BY_JOURNAL = RECONCILE_MSG.keyRestored;
 
 /**
+ * What a posting run leaves to 照合 and says so (issue 25: after a killed run it said only 「0 件」):
+ * 送信中 rows still within their lease (another run is sending, or one was killed moments ago), 送信中
+ * rows past it, and 不明 rows. `lookupFromMs`: when the first of the former becomes a reconcile candidate.
+ */
+export interface AwaitingLookup {
+  sending: number;
+  stale: number;
+  unknown: number;
+  lookupFromMs: number | null;
+}
+
+export function awaitingLookup(
+  rows: readonly LedgerRow[],
+  nowMs: number,
+  leaseMs = LEASE_MS,
+): AwaitingLookup {
+  const out: AwaitingLookup = { sending: 0, stale: 0, unknown: 0, lookupFromMs: null };
+  for (const row of rows) {
+    const state = row.record.状態;
+    if (state === '不明') out.unknown += 1;
+    if (state !== '送信中') continue;
+    const from = updatedMs(row.record) + leaseMs;
+    if (nowMs >= from) {
+      out.stale += 1;
+      continue;
+    }
+    out.sending += 1;
+    out.lookupFromMs = out.lookupFromMs === null ? from : Math.min(out.lookupFromMs, from);
+  }
+  return out;
+}
+
+/**
  * Rows to look up: every 不明 row, 送信中 rows whose claim is older than the lease, rows whose
  * 状態 a person left unusable (strayState), and MF rows whose キー a person changed (keyToRestore).
  */

@@ -3,6 +3,7 @@
  * (DESIGN §3, §4). Derived from the 台帳 each run; nothing here changes a row.
  */
 import { LEASE_MS } from './budget';
+import { isEventChangedMemo } from './events';
 import { fingerprint } from './fingerprint';
 import { journalWentMissing } from './journal-check';
 import { contentCounts, csvContentForm, keyProblem } from './key-check';
@@ -68,6 +69,19 @@ export function reviewItems(table: LedgerTable, nowMs: number, graceMs: number):
         rowNumber,
         reason: COMPLETED_WITHOUT_ID,
         action: '照合が終わるまでお待ちください。MFの画面で仕訳した明細なら、そのままで構いません。',
+      });
+    } else if (isEventChangedMemo(memo) && (state === '完了' || state === '除外' || state === '要確認')) {
+      // The sender sent this id again with other content (issue 25); kicho kept the first and says what differs.
+      items.push({
+        record: r,
+        rowNumber,
+        reason: memo,
+        action:
+          state === '要確認'
+            ? 'どちらが正しいかを送信元に確かめ、必要なら台帳の取引日・入出金・金額・摘要を直してから、操作で「承認」か「除外」を選んでください。別の取引なら、送信元に別の id で送ってもらってください。'
+            : state === '完了'
+              ? 'MFに登録済みです。MFの仕訳と見比べ、必要ならMFで仕訳を直してください（kicho は送り直しません）。確かめたら、この行のメモを消すと一覧から外れます。'
+              : '登録しないと決めた行です。登録が必要なら、送信元に別の id で送ってもらってください。確かめたら、この行のメモを消すと一覧から外れます。',
       });
     } else if (state === '未判定' && key.startsWith('evt:') && age >= STALE_EVENT_MS) {
       // An event is answered 'accepted' at once; one that nobody classifies would wait unseen.

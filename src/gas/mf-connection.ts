@@ -15,7 +15,7 @@ import {
 import { HttpNotSentError, type HttpPort, type HttpRequest } from '../core/ports';
 import { ApiKeyAuth, type AuthProvider, OAuthAuth } from '../mf/auth';
 import { MfClient } from '../mf/client';
-import { MfAuthError, MfOfficeMismatchError } from '../mf/errors';
+import { MfAuthError, MfOfficeCodeError, MfOfficeMismatchError } from '../mf/errors';
 import { RateLimiter } from '../mf/rate-limit';
 import { scriptClock } from './clock';
 import { urlFetchPort } from './http';
@@ -140,6 +140,8 @@ function guardOffice(client: MfClient): void {
   if (recorded && copiedConnection(recorded)) throw new MfOfficeMismatchError(OFFICE_MSG.copied(recorded));
   const decision = decideOffice(recorded, connectedOffice(client));
   if (decision.kind === 'mismatch') throw new MfOfficeMismatchError(decision.message);
+  // Only this 台帳's own office is asked about (another office's is never read, not even its name).
+  if (connectionMode() === 'apikey') probeOfficeCode(client);
   if (!decision.record) {
     // Recorded by an older version without its script id: this script is the one that connected.
     if (recorded && !recorded.scriptId) recordLedgerOffice(recorded);
@@ -152,15 +154,29 @@ function guardOffice(client: MfClient): void {
 }
 
 /**
- * Why a run must not touch MF (the connected office is not this 台帳's), or null. Null too when the office
- * cannot be checked now (not connected, MF unreachable): the run's own MF calls then fail and say so.
+ * API-key mode names the office by its code alone. MF is asked once (GET /offices, which the period splits
+ * use anyway) whether the key opens it, so a wrong 事業者コード is said as such before any other call fails
+ * in a way that names nothing (issue 25). Any other failure is left to the run's own calls.
+ */
+function probeOfficeCode(client: MfClient): void {
+  try {
+    client.office();
+  } catch (e) {
+    if (e instanceof MfOfficeCodeError) throw e;
+  }
+}
+
+/**
+ * Why a run must not touch MF (the connected office is not this 台帳's, or MF would not open the office of
+ * the 事業者コード), or null. Null too when the office cannot be checked now (not connected, MF unreachable):
+ * the run's own MF calls then fail and say so.
  */
 export function officeRefusal(client?: MfClient): string | null {
   try {
     (client ?? mfClient()).assertOffice();
     return null;
   } catch (e) {
-    return e instanceof MfOfficeMismatchError ? e.message : null;
+    return e instanceof MfOfficeMismatchError || e instanceof MfOfficeCodeError ? e.message : null;
   }
 }
 

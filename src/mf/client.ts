@@ -8,8 +8,8 @@ import {
 } from '../core/ports';
 import { redactSecrets } from '../core/redact';
 import type { AuthProvider } from './auth';
-import { MfApiError, MfAuthError, MfOfficeMismatchError } from './errors';
-import { explainMfError } from './messages';
+import { MfApiError, MfAuthError, MfOfficeCodeError, MfOfficeMismatchError } from './errors';
+import { explainMfError, explainOfficeCode } from './messages';
 import { pathWithId, QueryBuilder, withQuery } from './query';
 import { MAX_RETRY_AFTER_MS, RateLimiter, retryAfterMs } from './rate-limit';
 import { scopeFor } from './scopes';
@@ -241,12 +241,39 @@ export class MfClient {
   /** The office the token is tied to, with its accounting periods (newest first); asked once per client. */
   office(): MfOffice {
     if (this.officeCache) return this.officeCache;
-    const body = this.getObject('/offices', new QueryBuilder());
+    let body: Record<string, unknown>;
+    try {
+      body = this.getObject('/offices', new QueryBuilder());
+    } catch (error) {
+      throw this.officeCodeRefusal(error) ?? error;
+    }
     // A single object, not an array [O S5, S7]; accept a `{office: …}` wrapper too in case MF adds one.
     const office = isObject(body.office) ? body.office : body;
     if (!Array.isArray(office.accounting_periods)) throw this.badAnswer(200);
     this.officeCache = office as unknown as MfOffice;
     return this.officeCache;
+  }
+
+  /**
+   * API-key mode: GET /offices refused in a way only the office_code explains (it is the one parameter
+   * sent): 400 invalid_query_parameter_value, 403 other than a disabled account or office, 409
+   * no_office_found, or 401 for a token fetched just before. MF's own answer is unpublished; each is said
+   * as a wrong 事業者コード (messages.ts explainOfficeCode). Null for anything else.
+   */
+  private officeCodeRefusal(error: unknown): MfOfficeCodeError | null {
+    const code = this.auth.officeCode;
+    if (!code || !(error instanceof MfApiError) || error.status === null) return null;
+    const { status } = error;
+    const refused =
+      (status === 400 && error.code === 'invalid_query_parameter_value') ||
+      (status === 403 && error.code !== 'account_is_disabled' && error.code !== 'office_is_disabled') ||
+      (status === 409 && error.code === 'no_office_found') ||
+      (status === 401 && error instanceof MfAuthError && error.freshToken);
+    if (!refused) return null;
+    return new MfOfficeCodeError(explainOfficeCode(code, status, error.code), code, {
+      status,
+      code: error.code,
+    });
   }
 
   /** The office's accounting periods (from the one office() call). */
@@ -691,12 +718,12 @@ export class MfClient {
         this.clock.sleep(Math.min(wait, MAX_RETRY_AFTER_MS));
         continue;
       }
-      throw this.errorFor(res, path);
+      throw this.errorFor(res, path, refreshed);
     }
   }
 
   /** MF's answer in Japanese, with its code in brackets (messages.ts); MF's own text stays in `detail`. */
-  private errorFor(res: HttpResponse, path: string): MfApiError {
+  private errorFor(res: HttpResponse, path: string, freshToken = false): MfApiError {
     const { status } = res;
     const { code, message } = this.errorInfo(res);
     const opts = { status, code, detail: message || null };
@@ -704,7 +731,7 @@ export class MfClient {
       mode: this.mode,
       scope: scopeFor('get', `${API_PREFIX}${path.replace(/\?.*$/, '')}`),
     });
-    if (status === 401) return new MfAuthError(text, opts);
+    if (status === 401) return new MfAuthError(text, { ...opts, freshToken });
     return new MfApiError(text, opts);
   }
 

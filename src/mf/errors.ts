@@ -25,9 +25,31 @@ export class MfApiError extends Error {
  * after a refresh). A subclass so that `instanceof MfApiError` still catches every MF failure.
  */
 export class MfAuthError extends MfApiError {
-  constructor(message: string, opts: { status: number | null; code: string; detail?: string | null }) {
+  /** A 401 that came back for a token fetched just before (so the credential itself was accepted). */
+  readonly freshToken: boolean;
+
+  constructor(
+    message: string,
+    opts: { status: number | null; code: string; detail?: string | null; freshToken?: boolean },
+  ) {
     super(message, opts);
     this.name = 'MfAuthError';
+    this.freshToken = opts.freshToken === true;
+  }
+}
+
+/**
+ * API-key mode: MF would not open the office named by MF_OFFICE_CODE (a wrong 事業者コード, or an office the
+ * key may not use). An auth failure, so a run stops before anything is claimed or sent; `message` names
+ * the code and where to find the right one.
+ */
+export class MfOfficeCodeError extends MfAuthError {
+  readonly officeCode: string;
+
+  constructor(message: string, officeCode: string, opts: { status: number | null; code: string }) {
+    super(message, opts);
+    this.name = 'MfOfficeCodeError';
+    this.officeCode = officeCode;
   }
 }
 

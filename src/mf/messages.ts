@@ -108,6 +108,26 @@ export function explainMfError(status: number, code: string, message: string, ct
   }
 }
 
+/**
+ * API-key mode: MF would not open the office of the 事業者コード kicho sent (GET /offices, whose only query
+ * parameter is office_code, was refused). What MF answers then is unpublished (sim/mf switch
+ * `wrongOfficeCode`), so this is said for 400 invalid_query_parameter_value, 401 for a fresh token, 403 and
+ * 409 no_office_found alike. Where MF shows the code: MF support "各サービスの事業者番号の確認方法"
+ * (https://biz.moneyforward.com/support/guide/u06.html, as cited by htaken/kadobo
+ * docs/runbooks/04_MF連携セットアップ.md); a key's offices: アプリポータル「APIキー管理」の利用可能事業者
+ * (kentaroajisaka/mf-api-mcp README: MF said the office "cannot be used" when it was left out).
+ */
+export function explainOfficeCode(officeCode: string, status: number, code: string): string {
+  const permission =
+    status === 403
+      ? 'キーに「会計」と「事業者情報」の製品が付いているかも確かめてください（MF はどちらの場合も同じ答えを返します）。'
+      : '';
+  return tagged(
+    `MF が事業者コード「${officeCode}」の事業者を開けませんでした。事業者コードが違うか、この API キーでは使えない事業者です。正しい事業者コード（MF の画面では「事業者番号」。「1234-5678」の形）は、MF クラウド会計の画面右上の「？」→「事業者番号」か、管理コンソールの画面右上の事業者名で確かめられます。API キーで使える事業者は、MF のアプリポータルの「APIキー管理」で、そのキーの「利用可能事業者」に入っているかを見てください（一覧はページに分かれています）。${permission}確かめたら、メニュー「記帳 > MFに接続」で事業者コードを入れ直してください。`,
+    `HTTP ${status} ${code}`,
+  );
+}
+
 /** Whether the row itself can be fixed: only then does a 失敗 ask for 再試行 after a fix. */
 export function isContentError(status: number, code: string): boolean {
   return (

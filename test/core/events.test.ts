@@ -1,22 +1,38 @@
 /** Events from other automations (core/events.ts): keys, field checks, loops, the plan and its read-back. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { oldEnough } from '../../src/core/archive';
 import { sourceNameProblem } from '../../src/core/csv/sources';
+import {
+  EVENT_MEMORY_CAP,
+  eventDigest,
+  formatEventMemory,
+  parseEventMemory,
+  rememberEvents,
+  rememberedDigest,
+} from '../../src/core/event-memory';
 import {
   checkEvent,
   confirmEvents,
   countFailure,
+  describeDifferences,
+  EVENT_CHANGED_MEMO,
+  eventDifferences,
   evtKey,
   evtKeySource,
   FAILURE_LIMIT,
   FAILURE_WINDOW_MS,
   failureLogged,
+  isEventChangedMemo,
   loopReason,
   MAX_BODY_BYTES,
+  MAX_EVENTS,
   parseEventRequest,
   planEvents,
+  refuseEach,
   type SourceEvent,
   sameSecret,
+  unreadableAt,
   utf8Length,
 } from '../../src/core/events';
 import { emptyRecord } from '../../src/core/intake';
@@ -191,4 +207,222 @@ describe('the secret', () => {
     assert.deepEqual(modes.slice(FAILURE_LIMIT - 1), ['log', 'log-limit', 'quiet', 'quiet']);
     assert.equal(countFailure(c, FAILURE_WINDOW_MS + 1).count, 1);
   });
+});
+
+describe('issue 25: what a sender gets wrong', () => {
+  test('unreadableAt: U+FFFD and lone surrogates by character position; pairs and plain text are fine', () => {
+    assert.equal(unreadableAt('注文 😀 abc'), 0);
+    assert.equal(unreadableAt('ab\uFFFD'), 3);
+    assert.equal(unreadableAt('😀x\uD83D'), 3, 'a pair counts as one character');
+    assert.equal(unreadableAt('\uDE00'), 1);
+    assert.equal(unreadableAt('\uD83Dx'), 1);
+  });
+
+  test('a leading BOM is read; one elsewhere is not JSON', () => {
+    const body = JSON.stringify({ source: 'shop', events: [good] });
+    assert.ok(parseEventRequest(`\uFEFF${body}`, sourceNameProblem).ok);
+    const inside = parseEventRequest(` \uFEFF${body}`, sourceNameProblem);
+    assert.ok(!inside.ok && /JSON/.test(inside.error));
+  });
+
+  test('a request refused as a whole carries its events, so each gets an answer', () => {
+    const many = parseEventRequest(
+      JSON.stringify({ source: 'shop', events: Array.from({ length: MAX_EVENTS + 1 }, () => good) }),
+      sourceNameProblem,
+    );
+    assert.ok(!many.ok && many.events?.length === MAX_EVENTS + 1);
+    const answers = refuseEach([good, { id: 7, type: 'paid' }, 'x'], 'だめ', false);
+    assert.deepEqual(
+      answers.map((a) => [a.id, a.type, a.status, a.message, a.retry]),
+      [
+        ['o-1', undefined, 'rejected', 'だめ', false],
+        ['7', 'paid', 'rejected', 'だめ', false],
+        ['', undefined, 'rejected', 'だめ', false],
+      ],
+    );
+  });
+
+  test('eventDifferences: the line’s own fields, and the partner when the sender gives one; never メモ', () => {
+    const row = {
+      ...emptyRecord(),
+      取引日: '2026-05-01',
+      入出金: '出金',
+      金額: 1200,
+      摘要: '送料',
+      取引先: '株式会社ACME',
+    };
+    assert.deepEqual(eventDifferences(ok({ ...good, memo: 'm' }), row as never), []);
+    assert.deepEqual(
+      eventDifferences(ok({ ...good, partner: 'ACME' }), row as never).map((d) => d.field),
+      ['partner'],
+    );
+    const diffs = eventDifferences(ok({ ...good, amount: 1300, direction: '入金' }), row as never);
+    assert.deepEqual(
+      diffs.map((d) => d.field),
+      ['direction', 'amount'],
+    );
+    assert.equal(
+      describeDifferences(diffs),
+      '入出金: 台帳 出金 → 今回 入金、金額: 台帳 1,200 円 → 今回 1,300 円',
+    );
+  });
+
+  test('planEvents: a changed resend of an unsent row holds it at 要確認; of a 完了 row marks its メモ; of a 送信中 row writes nothing', () => {
+    const now = '2026-11-30T00:00:00.000Z';
+    const checked = [checkEvent({ ...good, amount: 999 }, 'shop')];
+    const key = evtKey('shop', 'o-1');
+    const rowIn = (state: string) =>
+      new Map([
+        [
+          key,
+          {
+            rowNumber: 5,
+            record: {
+              ...emptyRecord(),
+              キー: key,
+              状態: state,
+              取引日: '2026-05-01',
+              入出金: '出金',
+              金額: 1200,
+              摘要: '送料',
+            },
+          },
+        ],
+      ]) as never;
+    for (const [state, next, patchState, retry] of [
+      ['送信待ち', '要確認', '要確認', false],
+      ['失敗', '要確認', '要確認', false],
+      ['完了', '完了', undefined, false],
+      ['除外', '除外', undefined, false],
+      ['送信中', '送信中', null, true],
+      ['不明', '不明', null, true],
+    ] as const) {
+      // Received first as 1,200 円: the digest remembered then is not this one's.
+      const first = eventDigest(ok(good));
+      const plan = planEvents(
+        checked,
+        'shop',
+        new Map([[key, state]]),
+        new Set(),
+        now,
+        rowIn(state),
+        () => first,
+      );
+      assert.equal(plan.results[0].status, 'rejected', state);
+      assert.equal(plan.results[0].state, next, state);
+      assert.equal(plan.results[0].retry, retry, state);
+      assert.deepEqual(plan.results[0].differs, ['amount'], state);
+      assert.equal(plan.records.length, 0);
+      if (patchState === null) {
+        assert.deepEqual(plan.changes, [], state);
+        assert.equal(plan.remember.size, 0, 'asked to retry: compared again then');
+      } else {
+        assert.equal(plan.changes[0].rowNumber, 5);
+        assert.equal(plan.changes[0].patch.状態, patchState, state);
+        assert.ok(isEventChangedMemo(String(plan.changes[0].patch.メモ)), state);
+      }
+    }
+  });
+});
+
+describe('issue 25: the memory of what each id carried', () => {
+  const now = '2026-11-30T00:00:00.000Z';
+  const key = evtKey('shop', 'o-1');
+  const row = (extra: Record<string, unknown>) =>
+    new Map([
+      [
+        key,
+        {
+          rowNumber: 3,
+          record: {
+            ...emptyRecord(),
+            キー: key,
+            状態: '送信待ち',
+            取引日: '2026-05-01',
+            入出金: '出金',
+            金額: 1200,
+            摘要: '送料',
+            ...extra,
+          },
+        },
+      ],
+    ]) as never;
+  const states = new Map([[key, '送信待ち']]);
+
+  test('the same content sent again is a duplicate even when a person corrected the row; other content is not', () => {
+    const first = eventDigest(ok(good));
+    // A person changed 金額 on the 台帳; the sender resends what it sent first.
+    const same = planEvents(
+      [checkEvent(good, 'shop')],
+      'shop',
+      states,
+      new Set(),
+      now,
+      row({ 金額: 1300 }),
+      () => first,
+    );
+    assert.equal(same.results[0].status, 'duplicate');
+    assert.deepEqual(same.changes, []);
+    const other = planEvents(
+      [checkEvent({ ...good, amount: 1250 }, 'shop')],
+      'shop',
+      states,
+      new Set(),
+      now,
+      row({ 金額: 1300 }),
+      () => first,
+    );
+    assert.equal(other.results[0].status, 'rejected');
+    assert.match(other.results[0].message, /金額: 台帳 1,300 円 → 今回 1,250 円/);
+    // The row already says what the sender now says: nothing held, the new content remembered.
+    const applied = planEvents(
+      [checkEvent({ ...good, amount: 1300 }, 'shop')],
+      'shop',
+      states,
+      new Set(),
+      now,
+      row({ 金額: 1300 }),
+      () => first,
+    );
+    assert.equal(applied.results[0].status, 'duplicate');
+    assert.equal(applied.remember.get(key), eventDigest(ok({ ...good, amount: 1300 })));
+    // Nothing remembered (an older event): its content now becomes the one to compare with.
+    const unknown = planEvents([checkEvent(good, 'shop')], 'shop', states, new Set(), now, row({}));
+    assert.equal(unknown.results[0].status, 'duplicate');
+    assert.equal(unknown.remember.get(key), first);
+  });
+
+  test('entries round-trip in 8,000-character values, newest last, capped; a key set again moves to the end', () => {
+    const keys = Array.from({ length: EVENT_MEMORY_CAP + 10 }, (_, i) => evtKey('shop', `k${i}`));
+    let entries = rememberEvents([], new Map(keys.map((k) => [k, 'abcdef01'])));
+    assert.equal(entries.length, EVENT_MEMORY_CAP);
+    assert.equal(rememberedDigest(entries, keys[0]), undefined, 'the oldest are dropped');
+    entries = rememberEvents(entries, new Map([[keys[20], '12345678']]));
+    assert.equal(entries.length, EVENT_MEMORY_CAP);
+    assert.equal(rememberedDigest(entries, keys[20]), '12345678');
+    const values = formatEventMemory(entries);
+    assert.ok(values.every((v) => v.length <= 8_000));
+    assert.deepEqual(
+      values.flatMap((v) => parseEventMemory(v)),
+      entries,
+    );
+    // The partner counts; the memo does not.
+    assert.notEqual(eventDigest(ok(good)), eventDigest(ok({ ...good, partner: 'X' })));
+    assert.equal(eventDigest(ok(good)), eventDigest(ok({ ...good, memo: 'note' })));
+  });
+});
+
+test('a 完了 row whose event came again with other content is not archived while its メモ says so (it is on 要確認)', () => {
+  const record = {
+    ...emptyRecord(),
+    キー: 'evt:shop:o-1',
+    状態: '完了',
+    取引日: '2025-01-05',
+    MF仕訳ID: 'J1',
+    更新日時: '2025-01-05T00:00:00.000Z',
+    完了日時: '2025-01-05T00:00:00.000Z',
+  } as never as Parameters<typeof oldEnough>[0];
+  assert.equal(oldEnough(record, '2026-01-01'), true);
+  const marked = { ...record, メモ: `${EVENT_CHANGED_MEMO}（2025-01-06）: 金額: 台帳 1 円 → 今回 2 円。` };
+  assert.equal(oldEnough(marked, '2026-01-01'), false);
 });

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { type LedgerTable, parseLedger, type RowChange } from '../../src/core/ledger';
 import type { LookupPort } from '../../src/core/ports';
 import {
+  awaitingLookup,
   type LookupResult,
   lookupResultOf,
   RECONCILE_MSG,
@@ -215,4 +216,24 @@ test('lookupResultOf: a journal wins; else the line’s status decides', () => {
   assert.deepEqual(lookupResultOf(undefined, 'excluded'), { kind: 'excluded' });
   assert.deepEqual(lookupResultOf(undefined, 'journalized'), { kind: 'pending' });
   assert.deepEqual(lookupResultOf(undefined, undefined), { kind: 'missing' });
+});
+
+describe('awaitingLookup: what a posting run leaves to 照合 (issue 25)', () => {
+  test('送信中 within the lease, past it, and 不明 are counted apart; the earliest lease end is when 照合 takes them', () => {
+    const at = (ms: number) => new Date(ms).toISOString();
+    const t = table([
+      unknownRow('u1'),
+      { キー: 'mf:s1', 状態: '送信中', 更新日時: at(T0 - 2 * 60_000) },
+      { キー: 'mf:s2', 状態: '送信中', 更新日時: at(T0 - 5 * 60_000) },
+      { キー: 'mf:s3', 状態: '送信中', 更新日時: at(T0 - 11 * 60_000) },
+      { キー: 'mf:w1', 状態: '送信待ち', 更新日時: at(T0) },
+    ]);
+    assert.deepEqual(awaitingLookup(t.rows, T0), {
+      sending: 2,
+      stale: 1,
+      unknown: 1,
+      lookupFromMs: T0 - 5 * 60_000 + 10 * 60_000,
+    });
+    assert.deepEqual(awaitingLookup([], T0), { sending: 0, stale: 0, unknown: 0, lookupFromMs: null });
+  });
 });

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { WRONG_OFFICE_CODE_VALUES } from '../../sim/mf/context';
 import { Messages } from '../../sim/mf/errors';
+import { TEST_API_KEY_OTHER } from '../../sim/mf/fake-mf';
 import { MfClient } from '../../src/mf/client';
-import { MfApiError, MfAuthError } from '../../src/mf/errors';
+import { MfApiError, MfAuthError, MfOfficeCodeError } from '../../src/mf/errors';
 import { RateLimiter } from '../../src/mf/rate-limit';
 import type { MfId } from '../../src/mf/types';
 import { API_BASE, assertNoSecret, harness, requestsTo, TEST_API_KEY, thrown } from './helpers';
@@ -290,4 +292,40 @@ test('journalsBetween covers every accounting period in the range', () => {
   const all = client.journalsBetween('2025-04-01', '2027-03-31');
   assert.ok(mf.journals().length > 0);
   assert.equal(all.length, mf.journals().length);
+});
+
+describe('a 事業者コード the key cannot open (issue 25)', () => {
+  for (const value of WRONG_OFFICE_CODE_VALUES) {
+    test(`GET /offices refused (${value}): a wrong 事業者コード, named, with where to find the right one`, () => {
+      // The second office's key with this office's code: MF will not open the office for it.
+      const h = harness({ fake: { otherOffice: true, wrongOfficeCode: value }, apiKey: TEST_API_KEY_OTHER });
+      const error = thrown(() => h.client.office());
+      assert.ok(error instanceof MfOfficeCodeError, `${value}: ${error.name} ${error.message}`);
+      assert.ok(error instanceof MfAuthError, 'stops a run as an auth failure does');
+      assert.match(error.message, /事業者コード「1234-5678」の事業者を開けませんでした/);
+      assert.match(error.message, /「？」→「事業者番号」/);
+      assert.doesNotMatch(error.message, /担当者|問い合わせの形/);
+      assertNoSecret(error.message, [TEST_API_KEY_OTHER]);
+    });
+  }
+
+  test('other refusals are not said as a wrong code: a 403 elsewhere, or any answer in OAuth mode', () => {
+    const h = harness();
+    h.mf.injectFault({ kind: '403', match: { path: '/api/v3/accounts' } });
+    assert.ok(!(thrown(() => h.client.accounts()) instanceof MfOfficeCodeError));
+    const o = harness();
+    o.mf.injectFault({ kind: '403', match: { path: '/api/v3/offices' } });
+    const oauth = new MfClient({
+      apiBaseUrl: API_BASE,
+      http: o.http,
+      clock: o.clock,
+      auth: {
+        accessToken: () => o.mf.issueAccessToken('oauth'),
+        invalidate: () => {},
+        officeCode: null,
+        refresh: () => false,
+      },
+    });
+    assert.ok(!(thrown(() => oauth.office()) instanceof MfOfficeCodeError));
+  });
 });

@@ -208,6 +208,55 @@ describe('postApproved', () => {
     assert.equal(w.mf.journals().filter((j) => keys.some((k) => j.tags.includes(remoteTagOf(k)))).length, 0);
   });
 
+  test('after a killed run, 登録を実行 says which rows wait as 送信中 / 不明, why, and when 照合 settles them (issue 25)', () => {
+    const w = kichoWorld();
+    const rows = imported(w);
+    const keys = rows.slice(0, 2).map((r) => String(r.キー));
+    approve(w, keys);
+    w.emu.world.beforeCall = (_exec, call) =>
+      call.s === 'fetch' && JSON.stringify(call.a).includes('journalize') ? 'kill' : undefined;
+    assert.equal(w.run('postApproved').status, 'killed');
+    w.emu.world.beforeCall = undefined;
+    const claimedAt = Date.parse(String(byKey(w).get(keys[0])?.更新日時));
+    // One more row, 不明 since an earlier run (a timeout).
+    const third = String(rows[2].キー);
+    approve(w, [third]);
+    w.mf.injectFault({ kind: 'timeout-before-commit', match: { method: 'POST' } });
+    w.emu.world.clock.advance(60_000);
+    w.run('postApproved');
+    assert.equal(byKey(w).get(third)?.状態, '不明');
+
+    const mark = w.emu.world.ui.events.length;
+    const again = w.run('postApproved');
+    assert.equal(again.status, 'ok', JSON.stringify(again.error));
+    const text = (again.value as { messages: string[] }).messages.join('\n');
+    // Lease 10 minutes after the claim, in Tokyo time.
+    const from = new Date(claimedAt + 10 * 60_000 + 9 * 3_600_000)
+      .toISOString()
+      .slice(0, 16)
+      .replace('T', ' ');
+    assert.match(text, /0 件を登録しました/);
+    assert.match(text, /2 件が「送信中」です（別の実行が送っている途中か、前の実行が途中で止まりました）/);
+    assert.match(text, new RegExp(`${from} を過ぎると照合がMFで確かめます`));
+    assert.match(text, /1 件は前の送信の結果が「不明」で、照合を待っています（再送はしません）/);
+    assert.match(text, /メニュー「照合する」/);
+    const alert = w.emu.world.ui.events.slice(mark).find((e) => e.type === 'alert');
+    assert.match(String(alert?.message), /2 件が「送信中」です/);
+
+    // Past the lease: the rows are stuck, and the person can run 照合 now.
+    w.emu.world.clock.advance(11 * 60_000);
+    const later = (w.run('postApproved').value as { messages: string[] }).messages.join('\n');
+    assert.match(later, /2 件が「送信中」のまま止まっています（前の実行が途中で止まりました）/);
+    assert.match(later, /今すぐ確かめるにはメニュー「照合する」を実行してください/);
+    // 照合 settles them; nothing was sent twice, and the next 登録を実行 has nothing left to explain.
+    w.emu.world.clock.advance(30 * 60_000);
+    assert.equal(w.run('reconcile').status, 'ok');
+    assert.equal(w.run('postApproved').status, 'ok');
+    for (const k of [...keys, third]) assert.equal(journalsFor(w, k).length <= 1, true);
+    const settled = (w.run('postApproved').value as { messages: string[] }).messages.join('\n');
+    assert.doesNotMatch(settled, /送信中|不明/);
+  });
+
   test('rows sorted by a person between claim and settle keep their own results', () => {
     const w = kichoWorld();
     const keys = imported(w)

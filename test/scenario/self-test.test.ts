@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { runInterleaved, seededPick, WorkerPool } from '../../sim/gas/interleave';
 import { SHEETS_WORLDS, sheetsOptions } from '../../sim/gas/switches';
 import type { WorldOptions } from '../../sim/gas/world';
 import { remoteTagOf } from '../../src/core/keys';
@@ -254,6 +255,59 @@ describe('Apps Script items', () => {
     assert.equal(r.byId.get('script-lock')?.result, '注意');
     assert.match(r.byId.get('script-lock')?.detail ?? '', /ほかの実行がロックを使っていた/);
     assert.equal(r.passed, true);
+  });
+
+  test('two 本番前チェック at once (a person clicks twice, or two people): neither reports a false NG (issue 25)', () => {
+    const pool = new WorkerPool();
+    try {
+      // Seeds 5, 16 and 19 interleaved the two property probes before each check had its own key.
+      for (let seed = 1; seed <= 20; seed++) {
+        const w = kichoWorld();
+        const both = runInterleaved(
+          w.emu.world,
+          [{ name: 'selfTest' }, { name: 'selfTest' }],
+          seededPick(seed),
+          {
+            pool,
+          },
+        );
+        for (const r of both) {
+          assert.equal(r.status, 'ok', `seed ${seed}: ${r.error}`);
+          const v = r.value as { passed: boolean; reports: Report[] };
+          const ng = v.reports.filter((x) => x.result === 'NG');
+          assert.deepEqual(
+            ng.map((x) => `${x.id}: ${x.detail}`),
+            [],
+            `seed ${seed}`,
+          );
+          assert.equal(v.passed, true, `seed ${seed}`);
+        }
+        const kept = JSON.parse(String(w.emu.world.properties.script.get('KICHO_SELF_TEST'))) as {
+          blocking: unknown[];
+        };
+        assert.deepEqual(kept.blocking, [], `seed ${seed}: posting is not stopped`);
+        const probes = [...w.emu.world.properties.script.keys()].filter((k) =>
+          k.startsWith('KICHO_SELF_TEST_PROBE'),
+        );
+        assert.deepEqual(probes, [], `seed ${seed}: no probe left behind`);
+      }
+    } finally {
+      pool.close();
+    }
+  });
+
+  test('a probe a killed check left behind is removed by the next check, a live one is not touched', () => {
+    const w = kichoWorld();
+    const now = w.emu.world.clock.now();
+    const script = w.emu.world.properties.script;
+    script.set(`KICHO_SELF_TEST_PROBE_${now - 60 * MINUTE}_deadbeef`, 'left by a killed check');
+    script.set(`KICHO_SELF_TEST_PROBE_${now - MINUTE}_cafebabe`, 'another check, still running');
+    const r = selfTest(w);
+    assert.equal(r.byId.get('properties')?.result, 'OK');
+    assert.deepEqual(
+      [...script.keys()].filter((k) => k.startsWith('KICHO_SELF_TEST_PROBE')),
+      [`KICHO_SELF_TEST_PROBE_${now - MINUTE}_cafebabe`],
+    );
   });
 
   test('a trigger run (no UI) checks, writes 自己診断 and ログ, and shows nothing', () => {

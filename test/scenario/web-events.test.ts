@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { seededPick, WorkerPool } from '../../sim/gas/interleave';
 import { answerOf, postConcurrently, postToWebApp, type WebRequest } from '../../sim/gas/web-app';
 import { remoteTagOf } from '../../src/core/keys';
-import { type KichoWorld, kichoWorld } from '../helpers/kicho';
+import { type KichoWorld, kichoWorld, records } from '../helpers/kicho';
 
 interface Result {
   id: string;
@@ -210,20 +210,21 @@ describe('bad requests lose nothing and say why', () => {
     assert.equal(evtRows(w).find((r) => r.キー === 'evt:shop:a2')?.金額, 1200);
   });
 
-  test('malformed and oversize bodies, too many events, an unknown 取込元: one error, nothing recorded', () => {
+  test('malformed and oversize bodies, too many events, an unknown 取込元: one error, nothing recorded; every event that could be read has a result of its own', () => {
     const { w, key } = shopWorld();
-    const cases: [WebRequest, RegExp][] = [
-      [{ query: { key }, body: '' }, /本文が空/],
-      [{ query: { key }, body: '{"source": "shop", "events": [' }, /JSON として読めません/],
-      [{ query: { key }, body: '[1,2]' }, /オブジェクト/],
-      [{ query: { key }, body: JSON.stringify({ events: [event('e')] }) }, /source/],
-      [{ query: { key }, body: JSON.stringify({ source: 'shop' }) }, /events/],
+    const cases: [WebRequest, RegExp, number][] = [
+      [{ query: { key }, body: '' }, /本文が空/, 0],
+      [{ query: { key }, body: '{"source": "shop", "events": [' }, /JSON として読めません/, 0],
+      [{ query: { key }, body: '[1,2]' }, /オブジェクト/, 0],
+      [{ query: { key }, body: JSON.stringify({ events: [event('e')] }) }, /source/, 1],
+      [{ query: { key }, body: JSON.stringify({ source: 'shop' }) }, /events/, 0],
       [
         request(
           key,
           Array.from({ length: 101 }, (_, i) => event(`m${i}`)),
         ),
         /101 件/,
+        101,
       ],
       [
         request(
@@ -233,20 +234,40 @@ describe('bad requests lose nothing and say why', () => {
           ),
         ),
         /大きすぎます/,
+        0,
       ],
-      [request(key, [event('u1')], 'unknown-shop'), /取込元「unknown-shop」がシート「取込元」にありません/],
-      [request(key, [event('c1')], 'a:b'), /「:」/],
+      [
+        request(key, [event('u1'), event('u2', { type: 'paid' })], 'unknown-shop'),
+        /取込元「unknown-shop」がシート「取込元」にありません/,
+        2,
+      ],
+      [request(key, [event('c1')], 'a:b'), /「:」/, 1],
       [
         { query: { key }, body: 'source=shop&id=1', contentType: 'application/x-www-form-urlencoded' },
         /JSON/,
+        0,
       ],
     ];
-    for (const [req, want] of cases) {
+    for (const [req, want, readable] of cases) {
       const a = send(w, req);
-      assert.deepEqual(a.results, [], String(want));
       assert.match(String(a.error), want);
       assert.equal(a.retry, false);
+      // Issue 25: a request refused as a whole still answers each event it could read, with the reason.
+      assert.equal(a.results.length, readable, String(want));
+      for (const r of a.results) {
+        assert.equal(r.status, 'rejected');
+        assert.match(r.message, want);
+        assert.equal(r.retry, false);
+      }
     }
+    const unknownShop = send(w, cases[7][0]);
+    assert.deepEqual(
+      unknownShop.results.map((r) => [r.id, r.type]),
+      [
+        ['u1', undefined],
+        ['u2', 'paid'],
+      ],
+    );
     assert.equal(evtRows(w).length, 0);
   });
 
@@ -421,7 +442,11 @@ describe('guards answer JSON too', () => {
     assert.ok(ledger);
     ledger.name = '台帳（旧）';
     const a = send(w, request(key, [event('g1')]));
-    assert.deepEqual(a.results, []);
+    assert.deepEqual(
+      a.results.map((r) => [r.id, r.status, r.retry]),
+      [['g1', 'rejected', true]],
+    );
+    assert.equal(a.results[0].message, a.error);
     assert.equal(a.retry, true);
     assert.match(String(a.error), /台帳/);
     assert.match(String(a.error), /送り直してください（二重にはなりません）/);
@@ -434,7 +459,10 @@ describe('guards answer JSON too', () => {
       'https://www.googleapis.com/auth/script.container.ui',
     ]);
     const a = send(w, request(key, [event('p1')]));
-    assert.deepEqual(a.results, []);
+    assert.deepEqual(
+      a.results.map((r) => [r.id, r.status, r.retry]),
+      [['p1', 'rejected', true]],
+    );
     assert.equal(a.retry, true);
     assert.match(String(a.error), /権限|許可/);
     assert.equal(evtRows(w).length, 0);
@@ -562,5 +590,223 @@ describe('要確認', () => {
     for (let row = 1; row <= review.lastRow(); row++)
       for (let c = 1; c <= review.lastColumn(); c++) text.push(String(review.value(row, c)));
     assert.match(text.join('\n'), /送信元から届いて 25 時間/);
+  });
+});
+
+/** The 要確認 sheet as records. */
+function reviewList(w: KichoWorld): Record<string, unknown>[] {
+  return records(w.emu, '要確認');
+}
+
+describe('issue 25: what a sender gets wrong is answered, never silently dropped', () => {
+  test('the same id with other content, not yet posted: answered apart (rejected, differs), the row held at 要確認 naming what differs', () => {
+    const { w, key } = shopWorld();
+    send(w, request(key, [event('fix-1', { type: 'paid' })]));
+    // The sender corrects the amount and the description and sends the same id again.
+    const a = send(
+      w,
+      request(key, [event('fix-1', { type: 'paid', amount: 3500, description: '注文 fix-1（訂正）' })]),
+    );
+    const r = a.results[0] as Result & { differs?: string[] };
+    assert.equal(r.status, 'rejected');
+    assert.deepEqual(r.differs, ['amount', 'description']);
+    assert.equal(r.state, '要確認');
+    assert.equal(r.retry, false);
+    assert.match(
+      r.message,
+      /内容が前と違います（金額: 台帳 3,300 円 → 今回 3,500 円、摘要: 台帳「注文 fix-1」 → 今回「注文 fix-1（訂正）」）/,
+    );
+    assert.match(r.message, /今回の内容は記録していません/);
+    const row = evtRows(w).find((x) => x.キー === 'evt:shop:fix-1:paid');
+    assert.equal(row?.状態, '要確認');
+    assert.equal(row?.金額, 3300, 'the first content stays until a person decides');
+    assert.match(
+      String(row?.メモ),
+      /送信元から同じ id で内容の違うイベントが届きました.*金額: 台帳 3,300 円 → 今回 3,500 円/,
+    );
+    // Listed on 要確認 at once, with what to do.
+    const listed = reviewList(w).find((x) => x.キー === 'evt:shop:fix-1:paid');
+    assert.ok(listed, 'on 要確認 without waiting for a refresh');
+    assert.match(String(listed.理由), /金額: 台帳 3,300 円 → 今回 3,500 円/);
+    assert.match(String(listed.対応), /台帳の取引日・入出金・金額・摘要を直してから/);
+    // Posting sends nothing for it until a person approves.
+    w.edit('evt:shop:fix-1:paid', '勘定科目', '売上高');
+    assert.equal(w.run('postApproved').status, 'ok');
+    assert.equal(journalsFor(w, 'evt:shop:fix-1:paid').length, 0);
+    // A plain resend of the first content is a duplicate again; the log line says what came in.
+    assert.equal(send(w, request(key, [event('fix-1', { type: 'paid' })])).results[0].status, 'duplicate');
+    assert.match(logText(w), /記録済みの id で内容の違うもの 1 件/);
+    // The person fixes the amount and approves: posted once, with the corrected amount.
+    w.edit('evt:shop:fix-1:paid', '金額', 3500);
+    w.edit('evt:shop:fix-1:paid', '操作', '承認');
+    assert.equal(w.run('postApproved').status, 'ok');
+    const journals = journalsFor(w, 'evt:shop:fix-1:paid');
+    assert.equal(journals.length, 1);
+    assert.equal(journals[0].branches[0].debitor?.value, 3500);
+  });
+
+  test('the same id with other content after posting: 完了 stays, no second journal, listed on 要確認 until a person clears the メモ', () => {
+    const { w, key } = shopWorld();
+    send(w, request(key, [event('fix-2')]));
+    approveAndPost(w, ['evt:shop:fix-2']);
+    const journal = String(evtRows(w)[0].MF仕訳ID);
+    const a = send(w, request(key, [event('fix-2', { date: '2026-05-02' })]));
+    assert.equal(a.results[0].status, 'rejected');
+    assert.equal(a.results[0].state, '完了');
+    assert.deepEqual((a.results[0] as { differs?: string[] }).differs, ['date']);
+    assert.match(a.results[0].message, /取引日: 台帳 2026-05-01 → 今回 2026-05-02/);
+    const row = evtRows(w)[0];
+    assert.equal(row.状態, '完了');
+    assert.equal(row.MF仕訳ID, journal);
+    assert.equal(journalsFor(w, 'evt:shop:fix-2').length, 1);
+    // Listed now, and still after the refreshes that only read unsettled rows (a scheduled run).
+    assert.ok(reviewList(w).some((x) => x.キー === 'evt:shop:fix-2'));
+    assert.equal(w.run('runScheduled', { kind: 'trigger' }).status, 'ok');
+    const listed = reviewList(w).find((x) => x.キー === 'evt:shop:fix-2');
+    assert.ok(listed, 'still listed after a scheduled refresh');
+    assert.match(String(listed.対応), /MFで仕訳を直してください.*メモを消すと一覧から外れます/);
+    assert.equal(journalsFor(w, 'evt:shop:fix-2').length, 1, 'nothing resent');
+    w.edit('evt:shop:fix-2', 'メモ', '');
+    assert.equal(w.run('openReview').status, 'ok');
+    assert.ok(!reviewList(w).some((x) => x.キー === 'evt:shop:fix-2'));
+  });
+
+  test('a person corrected the row, then the sender resends what it first sent: a plain duplicate, the approval stands', () => {
+    const { w, key } = shopWorld();
+    send(w, request(key, [event('kept')]));
+    w.edit('evt:shop:kept', '金額', 3000);
+    w.edit('evt:shop:kept', '勘定科目', '売上高');
+    w.edit('evt:shop:kept', '操作', '承認');
+    assert.equal(w.run('classifyPending').status, 'ok');
+    assert.equal(evtRows(w)[0].状態, '送信待ち');
+    const again = send(w, request(key, [event('kept')]));
+    assert.equal(again.results[0].status, 'duplicate');
+    assert.equal(again.results[0].state, '送信待ち');
+    assert.equal(evtRows(w)[0].状態, '送信待ち');
+    assert.ok(!reviewList(w).some((x) => x.キー === 'evt:shop:kept'));
+    // Then the sender does correct it: that is said, against the row as the person left it.
+    const fixed = send(w, request(key, [event('kept', { amount: 3100 })]));
+    assert.equal(fixed.results[0].status, 'rejected');
+    assert.match(fixed.results[0].message, /金額: 台帳 3,000 円 → 今回 3,100 円/);
+    assert.equal(evtRows(w)[0].状態, '要確認');
+  });
+
+  test('the same id twice in one request with other content: the first recorded at 要確認, the second answered with what differs', () => {
+    const { w, key } = shopWorld();
+    const a = send(w, request(key, [event('twice'), event('twice', { amount: 4400 })]));
+    assert.deepEqual(
+      a.results.map((r) => [r.status, r.state]),
+      [
+        ['accepted', '要確認'],
+        ['rejected', undefined],
+      ],
+    );
+    assert.match(a.results[1].message, /金額: 台帳 3,300 円 → 今回 4,400 円/);
+    assert.equal(evtRows(w).length, 1);
+    assert.equal(evtRows(w)[0].状態, '要確認');
+  });
+
+  test('the same id with other content while its send is being checked (不明): nothing written, the sender is asked to send it again later', () => {
+    const { w, key } = shopWorld();
+    send(w, request(key, [event('fly')]));
+    w.edit('evt:shop:fly', '状態', '不明');
+    const a = send(w, request(key, [event('fly', { amount: 1 })]));
+    assert.equal(a.results[0].status, 'rejected');
+    assert.equal(a.results[0].retry, true);
+    assert.match(a.results[0].message, /送信を確かめている途中（不明）/);
+    assert.equal(evtRows(w)[0].状態, '不明');
+    assert.equal(evtRows(w)[0].メモ, '');
+  });
+
+  test('a field kicho does not know is refused by name (account: 交際費 says where the 勘定科目 is chosen); so is one in the body', () => {
+    const { w, key } = shopWorld();
+    const a = send(
+      w,
+      request(key, [event('f1', { account: '交際費' }), event('f2', { note: 'x', memo: 'ok' }), event('f3')]),
+    );
+    assert.deepEqual(
+      a.results.map((r) => r.status),
+      ['rejected', 'rejected', 'accepted'],
+    );
+    assert.match(
+      a.results[0].message,
+      /^account: kicho はこの項目を受け取りません。勘定科目・補助科目・税区分は台帳で決めます/,
+    );
+    assert.match(
+      a.results[1].message,
+      /^note: kicho の知らない項目です（使える項目: id, type, date, amount, direction, description, partner, memo）/,
+    );
+    assert.deepEqual(
+      evtRows(w).map((r) => r.キー),
+      ['evt:shop:f3'],
+    );
+    const body = send(w, {
+      query: { key },
+      body: JSON.stringify({ sorce: 'shop', source: 'shop', events: [event('f4')] }),
+    });
+    assert.match(String(body.error), /本文の項目「sorce」は kicho の知らない項目です/);
+    assert.equal(body.results[0].id, 'f4');
+    assert.equal(evtRows(w).length, 1);
+  });
+
+  test('text that is no UTF-8 (U+FFFD from a wrong encoding, a lone surrogate) is refused naming the field and the position', () => {
+    const { w, key } = shopWorld();
+    const a = send(
+      w,
+      request(key, [
+        event('t1', { description: '注文\uFFFD\uFFFD' }),
+        event('t2', { partner: 'ACME \uD83D' }),
+        event('t3\uDE00'),
+        event('t4', { memo: 'ok 😀' }),
+      ]),
+    );
+    assert.deepEqual(
+      a.results.map((r) => r.status),
+      ['rejected', 'rejected', 'rejected', 'accepted'],
+    );
+    assert.match(a.results[0].message, /^description: 3 文字目に読めない文字があります.*UTF-8/);
+    assert.match(a.results[1].message, /^partner: 6 文字目に読めない文字があります/);
+    assert.match(a.results[2].message, /^id: 3 文字目に読めない文字があります/);
+    assert.deepEqual(
+      evtRows(w).map((r) => r.キー),
+      ['evt:shop:t4'],
+    );
+    const bad = send(w, request(key, [event('t5')], 'sh\uFFFDp'));
+    assert.match(String(bad.error), /source（取込元の名前）が正しくありません: 3 文字目に読めない文字/);
+    assert.equal(bad.results.length, 1);
+  });
+
+  test('an amount above MF’s own limit for a line (¥999,999,999,999) is refused with the limit; the limit itself is accepted', () => {
+    const { w, key } = shopWorld();
+    const a = send(
+      w,
+      request(key, [
+        event('big', { amount: 10_000_000_000_000 }),
+        event('big2', { amount: '1,000,000,000,000' }),
+        event('max', { amount: 999_999_999_999 }),
+      ]),
+    );
+    assert.deepEqual(
+      a.results.map((r) => r.status),
+      ['rejected', 'rejected', 'accepted'],
+    );
+    assert.match(
+      a.results[0].message,
+      /^amount: 大きすぎます（999,999,999,999 円まで。MF の明細の金額の上限です）/,
+    );
+    assert.deepEqual(
+      evtRows(w).map((r) => r.キー),
+      ['evt:shop:max'],
+    );
+  });
+
+  test('a JSON body that starts with a byte order mark is read (RFC 8259 §8.1 lets a parser ignore it)', () => {
+    const { w, key } = shopWorld();
+    const a = send(w, {
+      query: { key },
+      body: `\uFEFF${JSON.stringify({ source: 'shop', events: [event('bom')] })}`,
+    });
+    assert.equal(a.results[0].status, 'accepted', JSON.stringify(a));
+    assert.equal(evtRows(w)[0].キー, 'evt:shop:bom');
   });
 });
