@@ -26,6 +26,8 @@ export const SETTING_DEFAULTS: ReadonlyArray<readonly [item: string, value: stri
   ['インボイス未判定の扱い', '保留'],
   ['少額特例', 'オフ'],
   ['消費税の特例', 'なし'],
+  // オン: a registration number decides 適格 only when the NTA's Web-API shows it registered on the 取引日.
+  ['登録番号の照会', 'オフ'],
 ];
 
 export interface Settings {
@@ -61,6 +63,8 @@ export interface Settings {
   smallAmountRule: boolean;
   /** 2割特例 / 3割特例: the 区分 does not change the tax (MF's term settings cannot say so). */
   specialRule: 'なし' | '2割特例' | '3割特例';
+  /** 登録番号の照会: ask the NTA's Web-API whether a number was registered on the 取引日 (off by default). */
+  ntaLookup: boolean;
 }
 
 export interface SettingProblem {
@@ -201,7 +205,7 @@ export const SETTING_NEEDS = {
   post: ['1回の送信上限', 'インボイス未判定の扱い', '消費税の特例'],
   dryRun: ['1回の送信上限', 'インボイス未判定の扱い', '消費税の特例'],
   reconcile: ['照合猶予（分）', '最大試行回数'],
-  classify: ['AI判定', '売掛金科目', '振込手数料上限', '少額特例', '消費税の特例'],
+  classify: ['AI判定', '売掛金科目', '振込手数料上限', '少額特例', '消費税の特例', '登録番号の照会'],
   classifyAi: ['AI信頼度しきい値', 'AI自動承認', 'AI1回の上限', 'AI1日の上限'],
   scheduled: ['自動実行'],
   receivables: ['売掛金科目', '回収期限（日）', '振込手数料上限'],
@@ -301,6 +305,7 @@ export function parseSettings(
     holdUndecidedInvoice: choice('インボイス未判定の扱い', ['保留', '送信'] as const, '保留') === '保留',
     smallAmountRule: choice('少額特例', ['オン', 'オフ'] as const, 'オフ') === 'オン',
     specialRule: choice('消費税の特例', ['なし', '2割特例', '3割特例'] as const, 'なし'),
+    ntaLookup: choice('登録番号の照会', ['オン', 'オフ'] as const, 'オフ') === 'オン',
   };
   if (settings.importStart && settings.importEnd && settings.importStart > settings.importEnd) {
     report('取込終了日', `取込開始日（${settings.importStart}）より前になっています。`);
