@@ -90,8 +90,11 @@ export interface FakeMfOptions {
   tagsOnJournalize?: 'kept' | 'dropped';
   /** Whether POST /journals keeps the request's tags (default 'kept'). */
   tagsOnCreate?: 'kept' | 'dropped';
-  /** invoice_kind values a write takes (default 'document'; 'mcp' adds 70/50/30 as MF's MCP server declares). */
-  invoiceKindsOnWrite?: 'document' | 'mcp';
+  /**
+   * invoice_kind values a write takes (default 'document'; 'mcp' adds 70/50/30 as MF's MCP server declares;
+   * 'ignored' takes those but stores the kind of a side sent without one).
+   */
+  invoiceKindsOnWrite?: 'document' | 'mcp' | 'ignored';
   /** NOT_TARGET with a taxable tax category (default 'refused', as reported). */
   notTargetOnTaxable?: 'refused' | 'accepted';
   /** invoice_kind on the credit side (default 'refused', as reported). */
