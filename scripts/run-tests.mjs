@@ -29,7 +29,7 @@ export const OTHER_SHEETS_WORLDS = ['kept-text', 'stripped-formula', 'stripped-t
 /** Each level and where its tests live. `npm run deploy` runs only unit, bundle and scenario. */
 export const LEVELS = {
   unit: ['test/core', 'test/mf', 'test/contract'],
-  fakes: ['test/sim-gas', 'test/sim-gas-lib', 'test/sim-mf', 'test/sim-ai'],
+  fakes: ['test/sim-gas', 'test/sim-gas-lib', 'test/sim-mf', 'test/sim-ai', 'test/sim-nta'],
   bundle: ['test/bundle.test.ts'],
   scenario: ['test/scenario'],
   worlds: WORLD_FILES,

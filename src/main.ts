@@ -29,6 +29,7 @@ import { deleteDuplicates, openDuplicateDeletion } from './app/duplicate-delete'
 import { openHelp } from './app/help';
 import { csvDialogInit, csvImportFile, csvPreview, importCsv, openCsvImport } from './app/import-csv';
 import { importTransactions } from './app/import-transactions';
+import { ntaKeyStatus, removeNtaKey, saveNtaKey } from './app/nta-key';
 import { onOpen } from './app/on-open';
 import { openReview } from './app/open-review';
 import { guarded } from './app/permission-gate';
@@ -72,6 +73,9 @@ global.settingsForm = guarded('設定の表示', false, settingsForm);
 global.saveSettings = guarded('設定の保存', false, saveSettings);
 global.saveAiKey = guarded('AIキーの保存', false, saveAiKey);
 global.removeAiKey = guarded('AIキーの削除', false, removeAiKey);
+global.ntaKeyStatus = guarded('アプリケーションIDの表示', false, ntaKeyStatus);
+global.saveNtaKey = guarded('アプリケーションIDの保存', false, saveNtaKey);
+global.removeNtaKey = guarded('アプリケーションIDの削除', false, removeNtaKey);
 global.postPreviewed = postPreviewed;
 global.openReview = guarded('要確認を開く', true, openReview);
 global.openAutoRun = guarded('自動実行の設定', true, openAutoRun);

@@ -49,9 +49,11 @@ export interface ApiSettings {
   /**
    * インボイス区分 (issue 27, reference/mf-api.md §16). Which invoice_kind values a write takes: the
    * document's three ('document': NOT_TARGET, QUALIFIED, UNQUALIFIED_80), or also UNQUALIFIED_70/50/30 and
-   * UNQUALIFIED as MF's own MCP server declares ('mcp', difference `invoice-kind-reform`).
+   * UNQUALIFIED as MF's own MCP server declares ('mcp', difference `invoice-kind-reform`), or takes those
+   * without a word but stores what it stores for a side sent without one ('ignored': no source shows
+   * this; the world in which only the created journal tells what MF kept).
    */
-  invoiceKindsOnWrite: 'document' | 'mcp';
+  invoiceKindsOnWrite: 'document' | 'mcp' | 'ignored';
   /** NOT_TARGET with a taxable tax category: refused 「インボイスは不正な値です」 (reported) or stored. */
   notTargetOnTaxable: 'refused' | 'accepted';
   /** invoice_kind on a journal's credit side: refused (reported) or stored. */

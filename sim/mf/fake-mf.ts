@@ -90,8 +90,11 @@ export interface FakeMfOptions {
   tagsOnJournalize?: 'kept' | 'dropped';
   /** Whether POST /journals keeps the request's tags (default 'kept'). */
   tagsOnCreate?: 'kept' | 'dropped';
-  /** invoice_kind values a write takes (default 'document'; 'mcp' adds 70/50/30 as MF's MCP server declares). */
-  invoiceKindsOnWrite?: 'document' | 'mcp';
+  /**
+   * invoice_kind values a write takes (default 'document'; 'mcp' adds 70/50/30 as MF's MCP server declares;
+   * 'ignored' takes those but stores the kind of a side sent without one).
+   */
+  invoiceKindsOnWrite?: 'document' | 'mcp' | 'ignored';
   /** NOT_TARGET with a taxable tax category (default 'refused', as reported). */
   notTargetOnTaxable?: 'refused' | 'accepted';
   /** invoice_kind on the credit side (default 'refused', as reported). */
@@ -108,6 +111,8 @@ export interface FakeMfOptions {
   lineCount?: number;
   /** Adds the receivables book for 売掛金チェック (seed-receivables.ts; default off). */
   receivables?: boolean;
+  /** Seed option: accounting periods up to this fiscal year (default 2026, to 2027-03-31). */
+  lastFiscalYear?: number;
 }
 
 export interface RequestLogEntry {
@@ -157,11 +162,16 @@ export interface NewJournal {
 /** Datasets are never mutated (the store works on a clone), so tests building many fakes share them. */
 const datasets = new Map<string, MfDataset>();
 
-function cachedDataset(seed: number, lineCount: number | undefined, receivables = false): MfDataset {
-  const key = `${seed}:${lineCount ?? ''}:${receivables}`;
+function cachedDataset(
+  seed: number,
+  lineCount: number | undefined,
+  receivables = false,
+  lastFiscalYear?: number,
+): MfDataset {
+  const key = `${seed}:${lineCount ?? ''}:${receivables}:${lastFiscalYear ?? ''}`;
   let dataset = datasets.get(key);
   if (!dataset) {
-    dataset = buildDataset(seed, { lineCount, receivables });
+    dataset = buildDataset(seed, { lineCount, receivables, ...(lastFiscalYear ? { lastFiscalYear } : {}) });
     datasets.set(key, dataset);
   }
   return dataset;
@@ -191,7 +201,9 @@ export class FakeMf {
   constructor(options: FakeMfOptions = {}) {
     this.now = options.now ?? Date.now;
     this.seed = options.seed ?? 1;
-    this.dataset = options.dataset ?? cachedDataset(this.seed, options.lineCount, options.receivables);
+    this.dataset =
+      options.dataset ??
+      cachedDataset(this.seed, options.lineCount, options.receivables, options.lastFiscalYear);
     this.settings = {
       permissiveJournalize: options.permissiveJournalize ?? false,
       journalVisibilityLag: options.journalVisibilityLag ?? 0,

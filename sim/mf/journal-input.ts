@@ -193,7 +193,7 @@ function readInvoiceKind(
   rules: InvoiceRules,
 ): InvoiceKind {
   const given = body.invoice_kind ?? null;
-  const writable = rules.invoiceKindsOnWrite === 'mcp' ? MCP_INVOICE_KINDS : WRITABLE_INVOICE_KINDS;
+  const writable = rules.invoiceKindsOnWrite === 'document' ? WRITABLE_INVOICE_KINDS : MCP_INVOICE_KINDS;
   if (given !== null && !(writable as readonly unknown[]).includes(given)) {
     throw invalidBody(`${prefix}invoice_kind must be one of: ${writable.join(', ')}.`);
   }
@@ -204,8 +204,16 @@ function readInvoiceKind(
   if (given !== null && position === 'creditor' && rules.invoiceKindOnCredit === 'refused') throw refused();
   if (given === 'INVOICE_KIND_NOT_TARGET' && taxable && rules.notTargetOnTaxable === 'refused')
     throw refused();
+  const omitted = taxable && position === 'debitor' ? 'INVOICE_KIND_QUALIFIED' : 'INVOICE_KIND_NOT_TARGET';
+  // 'ignored': a kind outside the document's enum is taken and dropped (stored as if none was sent).
+  if (
+    given !== null &&
+    rules.invoiceKindsOnWrite === 'ignored' &&
+    !WRITABLE_INVOICE_KINDS.includes(given as never)
+  )
+    return omitted;
   if (given !== null) return given as InvoiceKind;
-  return taxable && position === 'debitor' ? 'INVOICE_KIND_QUALIFIED' : 'INVOICE_KIND_NOT_TARGET';
+  return omitted;
 }
 
 function readSide(

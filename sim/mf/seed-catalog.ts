@@ -9,6 +9,23 @@ export const PERIODS = [
   { start_date: '2026-04-01', end_date: '2027-03-31', fiscal_year: 2026 },
 ] as const;
 
+export interface FiscalPeriod {
+  start_date: string;
+  end_date: string;
+  fiscal_year: number;
+}
+
+/**
+ * The office's accounting periods: PERIODS, then April-to-March years up to `lastFiscalYear` (seed option
+ * `lastFiscalYear`: an office that has opened its later years in MF, e.g. to post at each インボイス step).
+ */
+export function fiscalPeriods(lastFiscalYear?: number): FiscalPeriod[] {
+  const out: FiscalPeriod[] = PERIODS.map((p) => ({ ...p }));
+  for (let y = 2027; lastFiscalYear !== undefined && y <= lastFiscalYear; y++)
+    out.push({ start_date: `${y}-04-01`, end_date: `${y + 1}-03-31`, fiscal_year: y });
+  return out;
+}
+
 export interface TaxSpec {
   name: string;
   abbreviation: string;

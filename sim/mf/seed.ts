@@ -8,7 +8,9 @@ import { Random } from './random';
 import {
   ACCOUNTS,
   FIXED_LINES,
+  type FiscalPeriod,
   type FixedLine,
+  fiscalPeriods,
   type LineTemplate,
   PERIODS,
   type Source,
@@ -42,6 +44,8 @@ export interface DatasetOptions {
   to?: string;
   /** Adds the receivables book (seed-receivables.ts): invoices, deposits, fees, a return (default off). */
   receivables?: boolean;
+  /** Accounting periods up to this fiscal year (default 2026: to 2027-03-31); later years draw no id early. */
+  lastFiscalYear?: number;
 }
 
 const DEFAULT_LINES = 300;
@@ -92,7 +96,7 @@ interface Masters {
   taxId(name: string): string;
 }
 
-function buildMasters(ids: IdFactory): Masters {
+function buildMasters(ids: IdFactory, periods: readonly FiscalPeriod[]): Masters {
   const taxes: Tax[] = TAXES.map((spec) => ({
     id: ids.next(),
     name: spec.name,
@@ -191,9 +195,9 @@ function buildMasters(ids: IdFactory): Masters {
     code: TEST_OFFICE_CODE,
     type: 'CORPORATE',
     is_manufacturing: false,
-    accounting_periods: [...PERIODS].reverse().map((p) => ({ ...p })),
+    accounting_periods: [...periods].reverse().map((p) => ({ ...p })),
   };
-  const termSettings: TermSetting[] = PERIODS.map((p) => ({
+  const termSettings: TermSetting[] = periods.map((p) => ({
     ...p,
     accounting_method: 'TAX_INCLUDED',
     tax_method: 'INDIVIDUAL_ALLOCATION',
@@ -262,7 +266,8 @@ function settlementAmount(drafts: readonly Draft[], date: string): number {
 export function buildDataset(seed = 1, options: DatasetOptions = {}): MfDataset {
   const random = new Random(seed);
   const ids = new IdFactory(random);
-  const masters = buildMasters(ids);
+  const periods = fiscalPeriods(options.lastFiscalYear);
+  const masters = buildMasters(ids, periods);
   const drafts = draftLines(
     random,
     options.from ?? DEFAULT_FROM,
@@ -296,7 +301,7 @@ export function buildDataset(seed = 1, options: DatasetOptions = {}): MfDataset 
       voucher_file_ids: [],
     };
     transactions.push(tx);
-    const period = PERIODS.find((p) => p.start_date <= tx.date && tx.date <= p.end_date);
+    const period = periods.find((p) => p.start_date <= tx.date && tx.date <= p.end_date);
     if (template && period && (status === 'registered' || status === 'modified')) {
       const stamp = `${addDays(tx.date, 1)}T01:${String(random.between(0, 59)).padStart(2, '0')}:00Z`;
       journals.push(
@@ -338,6 +343,10 @@ export function buildDataset(seed = 1, options: DatasetOptions = {}): MfDataset 
       });
     }
   }
+
+  // Later years' 期首残高 draw their ids last, so the option shifts no seeded id.
+  for (const period of periods.slice(PERIODS.length))
+    journals.push(openingJournal(ids.next(), nextNumber(period.fiscal_year), period, masters));
 
   return {
     office: masters.office,
@@ -421,12 +430,7 @@ function linkedJournal(
 }
 
 /** 期首残高: excluded from period sums by entered_by, and a journal with no line behind it. */
-function openingJournal(
-  id: string,
-  number: number,
-  period: (typeof PERIODS)[number],
-  masters: Masters,
-): JournalRecord {
+function openingJournal(id: string, number: number, period: FiscalPeriod, masters: Masters): JournalRecord {
   const stamp = `${period.start_date}T00:00:00Z`;
   const capital = { account_id: masters.account('資本金').id, sub_account_id: null };
   const retained = { account_id: masters.account('繰越利益剰余金').id, sub_account_id: null };

@@ -8,6 +8,7 @@ import { canonicalId } from '../../src/mf/ids';
 import type { World } from '../gas/world';
 import { TEST_API_KEY } from '../mf/fake-mf';
 import { records } from '../person';
+import { type InvoiceJournal, invoiceKindProblems } from './invoice';
 import type { Marks, Typed } from './people';
 
 export type ViolationKind =
@@ -23,7 +24,8 @@ export type ViolationKind =
   | 'formula'
   | 'text-changed'
   | 'secret'
-  | 'archive-unindexed';
+  | 'archive-unindexed'
+  | 'invoice-kind';
 
 export interface Violation {
   kind: ViolationKind;
@@ -46,6 +48,8 @@ export interface Expectations {
   marks?: Pick<Marks, 'deleted' | 'typedState'>;
   /** MF keeps the tags journalize is sent (default true): a 完了 row's journal must then carry its tag. */
   tagsKept?: boolean;
+  /** A 原則課税 office (invoice.ts): purchase journals are held to their row's 区分; counts those checked. */
+  invoice?: { checked: number };
 }
 
 type JournalLike = { id: string; tags: string[]; transaction_id: string | null };
@@ -148,7 +152,7 @@ export function ledgerKeys(world: World, reader: LedgerReader = new LedgerReader
 
 export function checkInvariants(
   world: World,
-  journals: readonly { id: string; tags: string[]; transaction_id: string | null }[],
+  journals: readonly { id: string; tags: string[]; transaction_id: string | null; branches?: unknown }[],
   e: Expectations,
   reader: LedgerReader = new LedgerReader(),
 ): Violation[] {
@@ -248,6 +252,17 @@ export function checkInvariants(
     }
   }
 
+  // 2 (cont.). インボイス区分 (issue 27, invoice.ts): in a 原則課税 world each posted purchase carries the kind its
+  // row's 区分 and 取引日 require; a 未判定 one is never posted (MF would record 適格).
+  if (e.invoice) {
+    const found = invoiceKindProblems(rows, (r) => {
+      const id = (byIdentity.get(rowIdentity(r)) ?? [])[0];
+      return id === undefined ? undefined : (byId.get(id) as InvoiceJournal | undefined);
+    });
+    e.invoice.checked += found.checked;
+    for (const detail of found.problems) out.push({ kind: 'invoice-kind', detail });
+  }
+
   // 3. No row deleted; what people typed is not overwritten (操作 may only be consumed).
   for (const key of e.keysSeen) {
     if (!count.has(key) && !e.marks?.deleted.has(key))
@@ -262,6 +277,13 @@ export function checkInvariants(
         out.push({ kind: 'overwrote-person', detail: `${key} ${h}: typed ${t[h]}, now ${r[h]}` });
       }
     }
+    // A インボイス a person typed stays (未判定 and empty ask kicho to judge it).
+    const invoice = t.インボイス;
+    if (invoice !== undefined && invoice !== '' && invoice !== '未判定' && String(r.インボイス) !== invoice)
+      out.push({
+        kind: 'overwrote-person',
+        detail: `${key} インボイス: typed ${invoice}, now ${r.インボイス}`,
+      });
     if (t.操作 !== undefined && r.操作 !== '' && r.操作 !== t.操作) {
       out.push({ kind: 'overwrote-person', detail: `${key} 操作: typed ${t.操作}, now ${r.操作}` });
     }

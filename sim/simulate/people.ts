@@ -21,7 +21,7 @@ const STRAY_OPS = ['承認', '再試行', '除外'] as const;
 const SORT_COLUMNS = ['金額', '取引日', '摘要', '状態', 'キー', '口座', '勘定科目'] as const;
 
 /** What people typed into people-owned columns, per key (the last value they typed). */
-export type Typed = Map<string, Partial<Record<'勘定科目' | '税区分' | '操作', string>>>;
+export type Typed = Map<string, Partial<Record<'勘定科目' | '税区分' | '操作' | 'インボイス', string>>>;
 
 /**
  * What people did to the 台帳 beyond its people-owned columns (issue 14), for the invariants: rows

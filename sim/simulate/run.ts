@@ -23,6 +23,7 @@ import type { Transaction } from '../mf/types';
 import { records } from '../person';
 import { archivePlan } from './archiver';
 import { checkInvariants, journalsForLedger, LedgerReader, ledgerKeys, type Violation } from './invariants';
+import { applyInvoiceAct, type InvoiceAct, invoicePlan, TAX_METHOD_LABEL, taxMethodOf } from './invoice';
 import { act, newMarks, type Typed } from './people';
 import type { Fault, PersonAct, Scenario } from './scenario';
 import {
@@ -115,7 +116,8 @@ interface Job {
 type Happening =
   | { at: number; k: 'act'; act: PersonAct }
   | { at: number; k: 'fault'; fault: Fault }
-  | { at: number; k: 'arrive'; count: number; pick: number };
+  | { at: number; k: 'arrive'; count: number; pick: number }
+  | { at: number; k: 'invoice'; act: InvoiceAct };
 
 /** A seeded pick that, when sticky, keeps answering the same execution most of the time. */
 function schedulePick(seed: number, sticky: boolean): Pick {
@@ -183,6 +185,8 @@ function timeline(s: Scenario, from: number): { jobs: Job[]; happenings: Happeni
   // 古い行をアーカイブ at random moments (archiver.ts), like a menu click.
   for (const a of s.archiver === false ? [] : archivePlan(s, starts))
     jobs.push({ at: a.at, name: 'archiveLedger', kind: 'menu', user: a.user ? BOB : OWNER, killAt: a.kill });
+  // People's インボイス edits in a 原則課税 world (invoice.ts), between the other acts.
+  for (const a of invoicePlan(s, starts)) happenings.push({ at: a.at, k: 'invoice', act: a });
   for (const r of senderPlan(s, starts))
     jobs.push({
       at: r.at,
@@ -255,9 +259,12 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
     openEnd: s.openEnd,
     writeThrough: s.writeThrough,
     sheets: options.sheets,
+    taxMethod: taxMethodOf(s),
   });
   if (options.sheets) stats.sheets[options.sheets.name] = 1;
   for (const label of mfWorldLabels(mfWorld, s.permissive)) stats.mf[label] = 1;
+  stats.mf[TAX_METHOD_LABEL[taxMethodOf(s)]] = 1;
+  const invoiceCheck = taxMethodOf(s) === 'INDIVIDUAL_ALLOCATION' ? { checked: 0 } : undefined;
   stats.executions += 1; // setup
   const now = () => world.clock.now();
   const clock = (t: number) => new Date(t + 9 * 60 * MINUTE).toISOString().slice(11, 19);
@@ -284,6 +291,7 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
         settled,
         marks,
         descriptions: new Map(mf.transactions().map((t) => [t.id, t.content ?? ''])),
+        ...(invoiceCheck ? { invoice: invoiceCheck } : {}),
       },
       reader,
     );
@@ -309,6 +317,12 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
       const done = act(world, h.act, typed, marks);
       if (done) {
         count(stats.people, h.act.k);
+        note(`person: ${done}`);
+      }
+    } else if (h.k === 'invoice') {
+      const done = applyInvoiceAct(world, h.act, typed);
+      if (done) {
+        count(stats.people, 'インボイス');
         note(`person: ${done}`);
       }
     } else if (h.k === 'fault') {
@@ -573,7 +587,10 @@ export function runScenario(s: Scenario, options: RunOptions): Outcome {
   sendUnanswered();
   drain();
   for (let round = 0; round < 3 && repair(); round++) drain();
+  if (invoiceCheck) invoiceCheck.checked = 0;
   check(true);
+  // How many posted purchases the last check held to their 区分 (the summary shows the invariant ran).
+  if (invoiceCheck) stats.mf['purchase journals held to their 区分'] = invoiceCheck.checked;
   // Every event the sender was told is on the 台帳 is there once (unless a person deleted its row or
   // changed its key); the journals are counted by tag in checkInvariants (never two for one event).
   const evtRowsNow = reader.rows(world).filter((r) => String(r.キー).startsWith('evt:'));

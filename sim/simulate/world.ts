@@ -11,6 +11,7 @@ import type { World } from '../gas/world';
 import { FakeMf, TEST_API_KEY } from '../mf/fake-mf';
 import { buildDataset, TEST_OFFICE_CODE } from '../mf/seed';
 import { addRules, EXAMPLE_RULES, setSetting } from '../person';
+import type { OfficeTaxMethod } from './invoice';
 import { MfView } from './mf-view';
 import { SENDER_SECRET, SENDER_SOURCE } from './sender';
 
@@ -74,6 +75,14 @@ export const MORE_RULES: readonly Record<string, unknown>[] = [
   },
 ];
 
+/**
+ * MORE_RULES in a 原則課税 world (invoice.ts): two say their sellers are registered, the rest say nothing, so
+ * their rows wait for a person's インボイス (MF's 取引先 are not named by these rules).
+ */
+const INVOICE_MORE_RULES: readonly Record<string, unknown>[] = MORE_RULES.map((r) =>
+  r.キーワード === 'デンキ' || r.キーワード === 'スイドウ' ? { ...r, インボイス: '適格' } : r,
+);
+
 export interface WorldOptions {
   bundleDir: string;
   /** Seeds the dataset (and the platform's randomness). */
@@ -97,6 +106,8 @@ export interface WorldOptions {
   writeThrough?: boolean;
   /** What Sheets does with text in '@' cells (sim/gas/switches.ts; default: the emulator's). */
   sheets?: SheetsWorld;
+  /** The office's 課税形式 (invoice.ts; default 簡易課税, for which the インボイス区分 changes nothing). */
+  taxMethod?: OfficeTaxMethod;
 }
 
 /**
@@ -176,8 +187,8 @@ export function createWorld(o: WorldOptions): SimWorld {
     transactionIdForm: mfWorld.transactionIdForm,
     tagsOnJournalize: mfWorld.tagsOnJournalize,
     listingLagMs: mfWorld.lagMinutes * MINUTE,
-    // The simulation's people do not judge インボイス区分 (issue 27): a 簡易課税 office, for which it changes nothing.
-    taxMethod: 'SIMPLE',
+    // 簡易課税 unless the run draws 原則課税 (invoice.ts): then people and rules decide the インボイス区分.
+    taxMethod: o.taxMethod ?? 'SIMPLE',
   });
   const view = new MfView(mf);
   for (const host of MF_HOSTS) world.fetch.route(host, (req) => view.handle(req));
@@ -200,7 +211,11 @@ export function createWorld(o: WorldOptions): SimWorld {
   setSetting(world, '照合猶予（分）', String(mfWorld.graceMinutes));
   // Archive runs (archiver.ts) move every 完了・除外 row: the months are 0 so there are rows to move.
   setSetting(world, 'アーカイブまでの月数', '0');
-  if (o.rules !== false) addRules(world, [...EXAMPLE_RULES, ...MORE_RULES]);
+  if (o.rules !== false)
+    addRules(world, [
+      ...EXAMPLE_RULES,
+      ...(o.taxMethod === 'INDIVIDUAL_ALLOCATION' ? INVOICE_MORE_RULES : MORE_RULES),
+    ]);
   // Another automation sends events to the web app (sender.ts): its 取込元 and the web app's key.
   const sources = world.spreadsheet.sheets.find((x) => x.name === '取込元');
   if (sources) {

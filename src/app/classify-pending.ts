@@ -4,6 +4,7 @@
 import { classifyRows, type InvoiceJudging } from '../core/classify';
 import { parseInvoiceDefaults } from '../core/invoice-judge';
 import { applyChanges, type LedgerTable, merge, type RowChange } from '../core/ledger';
+import type { NtaRegistry } from '../core/nta';
 import { applyOperations } from '../core/operations';
 import { parseRules } from '../core/rules';
 import { SHEET } from '../core/schema';
@@ -13,6 +14,7 @@ import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { readInvoicePartnerValues, readMasters, readRuleValues } from '../gas/settings-sheet';
 import { aiConfig, claimForAi, judgeClaimed } from './ai-judge';
+import { ntaLookup } from './nta-lookup';
 import { preflight, settingsFor } from './preflight';
 import { suggestDeposits } from './receivables';
 import { listedReviewKeys, refreshReviewSheet, reviewRowsOf } from './review-sheet';
@@ -72,6 +74,27 @@ export function runClassify(ctx: RunContext): RunResult {
   };
   const messages = [...problems.map((p) => p.message), ...kept.problems, ...ai.messages, ...notes];
   const sheet = ledgerSheet();
+  // 登録番号の照会 (設定, オフ by default): the NTA is asked before the lock, for the numbers the 未判定 rows
+  // need (the same judgement with a registry that only notes the numbers); a row whose number was not asked
+  // (it arrived meanwhile, or the run's cap) waits for the next 判定.
+  const nta = ntaLookup(settings.ntaLookup);
+  if (nta) {
+    const asked = new Set<string>();
+    const noting: NtaRegistry = {
+      verdict: (number) => {
+        asked.add(number);
+        return { kind: 'pending' };
+      },
+    };
+    const pre = classifyLedger(sheet).table.rows.filter((r) => r.record.状態.trim() === '未判定');
+    classifyRows(pre, rules, masters, new Date().toISOString(), {
+      keepUnmatched: ai.config !== null,
+      invoice: { ...invoice, registry: noting },
+    });
+    nta.prefetch(asked);
+    nta.lazy = false;
+    invoice.registry = nta;
+  }
   const done = underScriptLock(() => {
     const now = new Date().toISOString();
     // Narrow (issue 18): the whole 台帳 only when a header is missing or rows keep moving under the reads.
@@ -80,14 +103,17 @@ export function runClassify(ctx: RunContext): RunResult {
     const ops = applyOperations(table.rows, masters, ctx.who, now);
     const after = applyChanges(table, ops);
     // With AI on, rows no rule matched stay 未判定 and are claimed for the AI step below.
+    const waiting = new Set<string>();
     const ruled = classifyRows(after.rows, rules, masters, now, {
       keepUnmatched: ai.config !== null,
       invoice,
+      waiting,
     });
     // Deposits no rule decided may settle an open 売掛金 (売掛金チェック); they then skip the AI.
     const deposits = suggestDeposits(applyChanges(after, ruled).rows, ruled, masters, settings, now);
     const decisions = merge([...ruled, ...deposits]);
-    const aiClaim = ai.config ? claimForAi(applyChanges(after, decisions).rows, settings, now) : null;
+    const open = applyChanges(after, decisions).rows.filter((r) => !waiting.has(r.record.キー));
+    const aiClaim = ai.config ? claimForAi(open, settings, now) : null;
     const planned = merge([...ops, ...decisions, ...(aiClaim?.changes ?? [])]);
     // A row a person typed into while this ran keeps their input; it is decided again next time.
     const { withheld } = writeLedgerChanges(table, planned, sheet);
@@ -113,7 +139,8 @@ export function runClassify(ctx: RunContext): RunResult {
       narrow: read.scan !== null,
     };
   });
-  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE], busy: true };
+  if (nta) nta.lazy = true;
+  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE, ...(nta?.messages() ?? [])], busy: true };
   const { ops, decisions, aiClaim, withheld } = done.value;
   if (withheld > 0)
     messages.push(
@@ -145,7 +172,7 @@ export function runClassify(ctx: RunContext): RunResult {
       narrow ? () => lineHistory(sheet) : undefined,
     ),
   );
-  messages.push(...(aiClaim?.messages ?? []), ...(judged?.messages ?? []));
+  messages.push(...(aiClaim?.messages ?? []), ...(judged?.messages ?? []), ...(nta?.messages() ?? []));
   return {
     count: decided + (judged?.answered ?? 0),
     messages,

@@ -77,12 +77,26 @@ function toResult(
 ): SendResult {
   switch (outcome.kind) {
     case 'created':
-      return { kind: 'created', journalId: outcome.journalId, fingerprint: print, ...invoice.note };
+      return createdResult(outcome, print, invoice);
     case 'rejected':
       return withInvoiceHint(afterRefusal(client, record, print, outcome), invoice.kind);
     default:
       return outcome;
   }
+}
+
+function createdResult(
+  outcome: Extract<SendOutcome, { kind: 'created' }>,
+  print: string,
+  invoice: InvoiceChoice,
+): SendResult {
+  return {
+    kind: 'created',
+    journalId: outcome.journalId,
+    fingerprint: print,
+    ...invoice.note,
+    ...(outcome.invoiceKinds ? { invoiceKinds: outcome.invoiceKinds } : {}),
+  };
 }
 
 /** What a row's journal carries for インボイス区分, or the result that stops it before anything is built. */
@@ -150,8 +164,7 @@ function sendCsv(
   const print = fingerprint(c.record);
   try {
     const outcome = client.createJournal(built.request);
-    if (outcome.kind === 'created')
-      return { kind: 'created', journalId: outcome.journalId, fingerprint: print, ...invoice.note };
+    if (outcome.kind === 'created') return createdResult(outcome, print, invoice);
     return withInvoiceHint(outcome, invoice.kind);
   } catch (e) {
     if (e instanceof HttpNotSentError) return { kind: 'refused', reason: e.message };
@@ -203,7 +216,7 @@ function statementFacts(
 }
 
 /** What a send taught about the インボイス区分 MF takes (app/post-approved.ts keeps it in KICHO_MF_BEHAVIOUR). */
-export type InvoiceLearner = (kind: InvoiceKind, seen: 'accepted') => void;
+export type InvoiceLearner = (kind: InvoiceKind, seen: 'accepted' | 'refused') => void;
 
 export function mfSender(
   client: MfClient,
@@ -214,9 +227,20 @@ export function mfSender(
 ): SenderPort {
   // A created journal shows MF took its kind; a refusal is not taken as proof (MF's 400 does not say which
   // field it refused), so only 本番前チェック records one.
+  // What MF's answer shows stored is the read that settles it (issue 27): a kind it shows is accepted; a
+  // journal stored with another kind (MF took the request but not its 区分) is said on the row, and the kind
+  // counts as refused so no later row is sent with it. An answer without branches teaches nothing.
   const learnt = (result: SendResult, choice: InvoiceChoice): SendResult => {
-    if (result.kind === 'created' && choice.kind !== undefined) learn(choice.kind, 'accepted');
-    return result;
+    if (result.kind !== 'created' || choice.kind === undefined) return result;
+    const stored = result.invoiceKinds;
+    if (stored === undefined) return result;
+    if (stored.includes(choice.kind)) {
+      learn(choice.kind, 'accepted');
+      return result;
+    }
+    learn(choice.kind, 'refused');
+    const note = INVOICE_MSG.storedOther(choice.kind, stored);
+    return { ...result, note: result.note ? `${result.note} ${note}` : note };
   };
   let lines: ReturnType<typeof statementFacts> = { facts: new Map(), auth: null, unverified: true };
   let events: { keys: Set<string>; lookup: EventLookup } = {

@@ -180,8 +180,11 @@ export function runPost(
   // インボイス区分: the 設定 and what MF was seen taking; what this run's journals show MF takes is kept.
   const invoice = invoicePolicy(settings, readInvoiceKinds());
   const learnt: KindsSeen = {};
-  const learn = (kind: InvoiceKind) => {
-    if (invoice.seen[kind]?.seen !== 'accepted') learnt[kind] = { seen: 'accepted', at: clock.iso() };
+  const learn = (kind: InvoiceKind, seen: 'accepted' | 'refused') => {
+    if (seen === 'accepted' && invoice.seen[kind]?.seen === 'accepted') return;
+    learnt[kind] = { seen, at: clock.iso() };
+    // A kind MF stored as another stops the next rows of this run too (policy.seen is read at each send).
+    if (seen === 'refused') invoice.seen[kind] = learnt[kind];
   };
   // Only the columns and rows posting needs (issue 18); a previewed plan is checked on the whole 台帳.
   const reader = previewed ? null : postingReader(sheet, preflightLedgerHeader() ?? undefined);

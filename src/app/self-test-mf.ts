@@ -650,6 +650,12 @@ function postAndLook(ctx: SelfTestContext, behaviour: MfBehaviour, c: Candidate)
   const journalId = row.record.MF仕訳ID;
   log(true, `${describeRow(c.row)}を登録しました（MF仕訳ID ${journalId}）。`);
   out.add(`${describeRow(c.row)}を登録しました（MF仕訳ID ${journalId}）。`);
+  // MF's answer showed the journal stored with another 区分 than sent (mf-sender.ts): rows needing it stop.
+  if (kind && readInvoiceKinds()[kind]?.seen === 'refused')
+    out.add(
+      `ただし MF はインボイス区分「${kindLabel(kind)}」（${kind}）を記録しませんでした（${row.record.メモ}）。この区分が必要な行は送らずに「失敗」にします。`,
+      '注意',
+    );
   const p: PendingCheck = {
     key: c.key,
     kind: c.kind,

@@ -39,17 +39,19 @@ export function invoicePatch(
   decided: Partial<LedgerRecord>,
   judging: InvoiceJudging | undefined,
   said: Parameters<typeof judgeInvoice>[2],
-): { patch: Partial<LedgerRecord>; held: boolean; notes: string[] } {
-  if (!judging) return { patch: {}, held: false, notes: [] };
+): { patch: Partial<LedgerRecord>; held: boolean; notes: string[]; pending: boolean } {
+  if (!judging) return { patch: {}, held: false, notes: [], pending: false };
   const typed = String(record.インボイス).trim();
   const names = { ...record, ...decided };
   const j = judgeInvoice(names, judging, said);
-  if (typed !== '' && typed !== '未判定') return { patch: {}, held: false, notes: j.notes };
+  if (typed !== '' && typed !== '未判定') return { patch: {}, held: false, notes: j.notes, pending: false };
   const basis = [String(decided.判定根拠 ?? record.判定根拠), j.basis].filter((t) => t !== '').join(' ／ ');
   return {
     patch: { インボイス: j.cell, ...(j.basis !== '' ? { 判定根拠: basis } : {}) },
     held: j.undecided && judging.holdUndecided,
     notes: j.notes,
+    // A 登録番号 not looked up yet (登録番号の照会): the row stays 未判定 until the next 判定 asks the NTA.
+    pending: j.pending === true,
   };
 }
 
@@ -93,10 +95,11 @@ function decide(
   rule: Rule | null,
   masters: Masters,
   invoice?: InvoiceJudging,
-): Partial<LedgerRecord> {
+): Partial<LedgerRecord> | null {
   if (!rule) {
     // A person decides the row; the インボイス column is filled where MF's 取引先 or the sheet knows it.
     const inv = invoicePatch(record, {}, invoice, {});
+    if (inv.pending) return null;
     return {
       状態: '要確認',
       メモ: [...periodProblems(record, masters), CLASSIFY_MSG.noRule, ...inv.notes].join(' '),
@@ -116,6 +119,7 @@ function decide(
   if (current.勘定科目 !== '') {
     problems.push(CLASSIFY_MSG.keptInput(current.勘定科目, source), ...nameProblems(masters, current));
     const inv = invoicePatch(record, {}, invoice, {});
+    if (inv.pending) return null;
     return { 状態: '要確認', メモ: [...problems, ...inv.notes].join(' '), ...inv.patch };
   }
 
@@ -126,6 +130,7 @@ function decide(
   const inv = invoicePatch(record, { ...names, 判定根拠: rule.text }, invoice, {
     rule: { say: rule.インボイス, source },
   });
+  if (inv.pending) return null;
   problems.push(...inv.notes);
   // A purchase whose 区分 nobody knows is never approved by a rule: a wrong credit is worse than a late one.
   if (inv.held) problems.push(CLASSIFY_MSG.invoiceUndecided);
@@ -151,7 +156,7 @@ export function classifyRows(
   rules: readonly Rule[],
   masters: Masters,
   now: string,
-  options: { keepUnmatched?: boolean; invoice?: InvoiceJudging } = {},
+  options: { keepUnmatched?: boolean; invoice?: InvoiceJudging; waiting?: Set<string> } = {},
 ): RowChange[] {
   const changes: RowChange[] = [];
   for (const row of rows) {
@@ -166,6 +171,11 @@ export function classifyRows(
     });
     if (!rule && options.keepUnmatched && text(record.勘定科目) === '') continue;
     const desired = decide(record, rule, masters, options.invoice);
+    if (!desired) {
+      // Its 登録番号 waits for the NTA (next 判定): no change, and not the AI's to judge either.
+      options.waiting?.add(record.キー);
+      continue;
+    }
     const patch: Partial<LedgerRecord> = {};
     for (const key of Object.keys(desired) as (keyof LedgerRecord)[]) {
       const value = desired[key] as string | number;

@@ -19,6 +19,7 @@ import {
 } from './invoice';
 import type { LedgerRecord } from './ledger';
 import type { Masters } from './masters';
+import type { NtaRegistry } from './nta';
 import { normalizeText } from './text';
 
 /** One row of the sheet 取引先インボイス. */
@@ -34,6 +35,11 @@ export interface InvoiceSources {
   defaults: readonly InvoiceDefault[];
   special: SpecialRule;
   smallAmount: boolean;
+  /**
+   * 設定 登録番号の照会 オン: the NTA's answers for registration numbers. A number then decides 適格 only when
+   * it was registered on the 取引日; one that was not gives 非適格 with the reason (never auto-approved).
+   */
+  registry?: NtaRegistry;
 }
 
 export interface InvoiceJudgement {
@@ -45,6 +51,8 @@ export interface InvoiceJudgement {
   undecided: boolean;
   /** Something a person should fix (a malformed 登録番号 in MF or on the sheet). */
   notes: string[];
+  /** The number that decides has not been looked up yet: the row waits for the next 判定. */
+  pending?: boolean;
 }
 
 /** What a rule or the AI said, and in whose name. */
@@ -52,6 +60,13 @@ export interface InvoiceSaid {
   say: InvoiceSay | '';
   source: string;
 }
+
+export const INVOICE_NTA_MSG = {
+  notRegistered: (why: string) =>
+    `${why}。売り手が取引日に登録事業者ではなかったため、インボイス欄を「非適格」にしました。請求書の登録番号を確かめ、正しい番号で登録があれば「適格」に直してから「承認」を選んでください。`,
+  unconfirmed: (number: string, why: string) =>
+    `登録番号 ${number} を国税庁の公表サイトで確かめられませんでした（${why}）。番号だけでは「適格」にしていません。`,
+} as const;
 
 const SAY_AS_CELL = (say: InvoiceSay): InvoiceCell => (say === '帳簿のみ' ? '適格' : say);
 const withBooks = (say: InvoiceSay) => (say === '帳簿のみ' ? '（帳簿のみ保存の特例）' : '');
@@ -113,6 +128,25 @@ export function judgeInvoice(
   const notNeeded = notNeededReason(date, sources.masters, sources.special);
   if (notNeeded) return { cell: '', basis: `インボイス: 判定不要（${notNeeded}）`, undecided: false, notes };
 
+  /**
+   * A well-formed number's judgement: 適格 without the look-up, or when the NTA shows it registered on the
+   * 取引日; 非適格 with the NTA's reason (a note, so never auto-approved); null (go on to the next source)
+   * when the NTA could not be asked, with a note saying so.
+   */
+  const byNumber = (number: string, basis: string): InvoiceJudgement | null => {
+    if (!sources.registry) return decided('適格', basis);
+    const v = sources.registry.verdict(number, date);
+    if (v.kind === 'registered')
+      return decided('適格', `${basis}（国税庁の公表サイトで ${date} に登録あり）`);
+    if (v.kind === 'pending') return { cell: '未判定', basis: '', undecided: true, notes, pending: true };
+    if (v.kind === 'not-registered') {
+      notes.push(`${INVOICE_NTA_MSG.notRegistered(v.why)}`);
+      return decided('非適格', `${basis}: ${v.why}`);
+    }
+    notes.push(INVOICE_NTA_MSG.unconfirmed(number, v.why));
+    return null;
+  };
+
   const rule = said.rule;
   if (rule && rule.say !== '' && rule.say !== '未判定')
     return decided(SAY_AS_CELL(rule.say), `${rule.source}${withBooks(rule.say)}`);
@@ -122,8 +156,10 @@ export function judgeInvoice(
     partnerName === '' ? undefined : sources.masters.partners.find((p) => same(p.name, partnerName));
   if (partner?.registrationNumber) {
     const checked = checkRegistrationNumber(partner.registrationNumber);
-    if (checked.ok) return decided('適格', `MFの取引先「${partner.name}」の登録番号 ${checked.number}`);
-    notes.push(`MFの取引先「${partner.name}」: ${checked.problem}`);
+    if (checked.ok) {
+      const by = byNumber(checked.number, `MFの取引先「${partner.name}」の登録番号 ${checked.number}`);
+      if (by) return by;
+    } else notes.push(`MFの取引先「${partner.name}」: ${checked.problem}`);
   }
 
   const ai = said.ai;
@@ -137,8 +173,10 @@ export function judgeInvoice(
       return decided(SAY_AS_CELL(kept.say), `${where}${withBooks(kept.say)}`);
     if (kept.registration !== '') {
       const checked = checkRegistrationNumber(kept.registration);
-      if (checked.ok) return decided('適格', `${where}の登録番号 ${checked.number}`);
-      notes.push(`取引先インボイス ${kept.rowNumber}行目: ${checked.problem}`);
+      if (checked.ok) {
+        const by = byNumber(checked.number, `${where}の登録番号 ${checked.number}`);
+        if (by) return by;
+      } else notes.push(`取引先インボイス ${kept.rowNumber}行目: ${checked.problem}`);
     }
   }
 

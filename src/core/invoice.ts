@@ -234,6 +234,14 @@ export type InvoiceSend =
   /** Not sent: MF was seen refusing the kind this journal needs (→ 失敗). */
   | { kind: 'refused'; problem: string };
 
+/** The kinds MF shows stored, as a bookkeeper names them (the counter side's 対象外 left out). */
+function storedLabels(stored: readonly string[]): string {
+  const known = (k: string): k is InvoiceKind => /^INVOICE_KIND_/.test(k);
+  const kinds = [...new Set(stored)];
+  const shown = kinds.length > 1 ? kinds.filter((k) => k !== 'INVOICE_KIND_NOT_TARGET') : kinds;
+  return shown.map((k) => (known(k) ? `「${kindLabel(k)}」（${k}）` : k)).join('・');
+}
+
 export const INVOICE_MSG = {
   undecided:
     'インボイス区分が未判定です。インボイス欄で、売り手が登録事業者（請求書に T で始まる登録番号がある）なら「適格」、そうでなければ「非適格」を選んでから「承認」を選んでください（インボイス欄がなければ、メニュー「初期設定」で追加されます）。',
@@ -249,6 +257,8 @@ export const INVOICE_MSG = {
     'インボイス区分が未判定のまま登録しました（設定「インボイス未判定の扱い」が「送信」のため。MF では「適格」として記録されます）。MF で確かめてください。',
   refused: (kind: InvoiceKind, date: string, at: string) =>
     `取引日 ${date} の非適格の仕入れは「${kindLabel(kind)}」（${kind}）で登録する必要がありますが、この MF はこの区分を受け付けませんでした（${at} に確認）。80% や「適格」で登録すると税額が正しくなくなるため、送信していません。MF の画面でこの仕訳を登録してから、この行は「除外」を選んでください。MF が対応したら、本番前チェックをもう一度実行してから「再試行」を選んでください。`,
+  storedOther: (sent: InvoiceKind, stored: readonly string[]) =>
+    `MF は仕訳を登録しましたが、送ったインボイス区分「${kindLabel(sent)}」（${sent}）ではなく ${storedLabels(stored)} として記録しました。MF の画面でこの仕訳のインボイス区分を「${kindLabel(sent)}」に直してください。この区分の行は、以後送信せずに「失敗」にします。`,
   refusedOnSend: (kind: InvoiceKind) =>
     `送ったインボイス区分「${kindLabel(kind)}」（${kind}）は MF の公開仕様にない値で、MF が受け付けなかった可能性があります。80% や「適格」に変えて送ることはしません。`,
 } as const;

@@ -16,7 +16,8 @@ export interface Claimed {
 /** What became of one claimed row (a send outcome, or why it was not sent). */
 export type SendResult =
   /** `note`: what a person should know about the journal (e.g. sent without its インボイス区分 on purpose). */
-  | { kind: 'created'; journalId: string; fingerprint: string; note?: string }
+  /** `invoiceKinds`: each side's invoice_kind as MF's answer shows the journal stored (issue 27). */
+  | { kind: 'created'; journalId: string; fingerprint: string; note?: string; invoiceKinds?: string[] }
   | { kind: 'found'; journalId: string; fingerprint: string }
   /** `explanation`: MF's refusal in Japanese with its code in brackets (src/mf/messages.ts). */
   | { kind: 'rejected'; status: number; code: string; message: string; explanation?: string }

@@ -92,6 +92,11 @@ const FIELDS: Readonly<Record<string, FieldSpec>> = {
     options: ['なし', '2割特例', '3割特例'],
     hint: '2割特例・3割特例で申告する年は、仕入れのインボイス区分で税額が変わらないため、判定しません。',
   },
+  登録番号の照会: {
+    kind: 'choice',
+    options: ['オフ', 'オン'],
+    hint: 'オンなら、MFの取引先や取引先インボイスの登録番号を国税庁の公表サイト（Web-API）で確かめ、取引日に登録がある番号だけを「適格」にします。下でアプリケーションIDを保存してください。',
+  },
 };
 
 /** The dialog's hint and the 設定 sheet's 説明 of an item: what it does, then what may be typed. */

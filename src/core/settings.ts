@@ -26,6 +26,8 @@ export const SETTING_DEFAULTS: ReadonlyArray<readonly [item: string, value: stri
   ['インボイス未判定の扱い', '保留'],
   ['少額特例', 'オフ'],
   ['消費税の特例', 'なし'],
+  // オン: a registration number decides 適格 only when the NTA's Web-API shows it registered on the 取引日.
+  ['登録番号の照会', 'オフ'],
 ];
 
 /** Whole-number items: the value used when 空, the lowest and the highest accepted (parseSettings, 説明). */
@@ -53,6 +55,7 @@ export const CHOICE_ITEMS = {
   インボイス未判定の扱い: ['保留', '送信'],
   少額特例: ['オン', 'オフ'],
   消費税の特例: ['なし', '2割特例', '3割特例'],
+  登録番号の照会: ['オン', 'オフ'],
 } as const satisfies Record<string, readonly string[]>;
 
 /**
@@ -115,6 +118,8 @@ export interface Settings {
    * window's problem, so every run that uses the window says it the same way instead of using a default.
    */
   windowProblem?: string;
+  /** 登録番号の照会: ask the NTA's Web-API whether a number was registered on the 取引日 (off by default). */
+  ntaLookup: boolean;
 }
 
 export interface SettingProblem {
@@ -267,7 +272,7 @@ export const SETTING_NEEDS = {
   post: ['1回の送信上限', 'インボイス未判定の扱い', '消費税の特例'],
   dryRun: ['1回の送信上限', 'インボイス未判定の扱い', '消費税の特例'],
   reconcile: ['照合猶予（分）', '最大試行回数'],
-  classify: ['AI判定', '売掛金科目', '振込手数料上限', '少額特例', '消費税の特例'],
+  classify: ['AI判定', '売掛金科目', '振込手数料上限', '少額特例', '消費税の特例', '登録番号の照会'],
   classifyAi: ['AI信頼度しきい値', 'AI自動承認', 'AI1回の上限', 'AI1日の上限'],
   scheduled: ['自動実行'],
   receivables: ['売掛金科目', '回収期限（日）', '振込手数料上限'],
@@ -378,6 +383,7 @@ export function parseSettings(
       choice('インボイス未判定の扱い', CHOICE_ITEMS.インボイス未判定の扱い, '保留') === '保留',
     smallAmountRule: choice('少額特例', CHOICE_ITEMS.少額特例, 'オフ') === 'オン',
     specialRule: choice('消費税の特例', CHOICE_ITEMS.消費税の特例, 'なし'),
+    ntaLookup: choice('登録番号の照会', CHOICE_ITEMS.登録番号の照会, 'オフ') === 'オン',
   };
   if (settings.importStart && settings.importEnd && settings.importStart > settings.importEnd) {
     report('取込終了日', `取込開始日（${settings.importStart}）より前になっています。`);

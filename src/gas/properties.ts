@@ -16,6 +16,8 @@ export const PROPERTY = {
   aiApiKey: 'AI_API_KEY',
   aiModel: 'AI_MODEL',
   aiBaseUrl: 'AI_BASE_URL',
+  /** The office's own アプリケーションID for the NTA's 公表システム Web-API (issue 27): a secret (KEY). */
+  ntaApiKey: 'NTA_API_KEY',
   /** The MF office this 台帳 belongs to (DESIGN §5, §7), as JSON {code, name, released?}. */
   ledgerOffice: 'KICHO_OFFICE',
 } as const;

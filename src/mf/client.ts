@@ -617,7 +617,8 @@ export class MfClient {
       const id = this.journalIdFrom(res);
       // Created, but we cannot tell which journal: reconcile finds it by transaction id or tag.
       if (id === null) return { kind: 'unknown', reason: Msg.noJournalId(status) };
-      return { kind: 'created', journalId: id };
+      const kinds = this.storedInvoiceKinds(res);
+      return { kind: 'created', journalId: id, ...(kinds ? { invoiceKinds: kinds } : {}) };
     }
     if (status === 401) return { kind: 'unauthorized', message: Msg.unauthorized };
     if (status === 429)
@@ -636,6 +637,25 @@ export class MfClient {
       return { kind: 'unknown', reason: Msg.server(status, this.errorInfo(res).code) };
     }
     return { kind: 'unknown', reason: Msg.badAnswer(status) };
+  }
+
+  /** The invoice_kind of every side of the created journal (CRUDJournalResponse), or null when not shown. */
+  private storedInvoiceKinds(res: HttpResponse): string[] | null {
+    try {
+      const body = JSON.parse(res.body) as { journal?: { branches?: unknown } } | null;
+      const branches = body?.journal?.branches;
+      if (!Array.isArray(branches)) return null;
+      const kinds: string[] = [];
+      for (const b of branches as {
+        debitor?: { invoice_kind?: unknown };
+        creditor?: { invoice_kind?: unknown };
+      }[])
+        for (const side of [b?.debitor, b?.creditor])
+          if (typeof side?.invoice_kind === 'string') kinds.push(side.invoice_kind);
+      return kinds.length > 0 ? kinds : null;
+    } catch {
+      return null;
+    }
   }
 
   private journalIdFrom(res: HttpResponse): MfId | null {

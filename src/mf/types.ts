@@ -179,7 +179,11 @@ export type DeleteOutcome =
  * exist: it is looked up, never blindly sent again.
  */
 export type SendOutcome =
-  | { kind: 'created'; journalId: MfId }
+  /**
+   * `invoiceKinds`: the invoice_kind of each side of the journal as MF's answer shows it stored (issue 27),
+   * when the answer carries branches.
+   */
+  | { kind: 'created'; journalId: MfId; invoiceKinds?: string[] }
   /** A 4xx other than 401/429. `explanation` is Japanese with MF's code in brackets (messages.ts). */
   | { kind: 'rejected'; status: number; code: string; message: string; explanation: string }
   | { kind: 'rate-limited'; retryAfterMs: number | null }

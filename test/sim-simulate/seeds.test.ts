@@ -46,9 +46,14 @@ describe('simulation', () => {
       'lag 0',
       'lag 1-9 min',
       'lag 21-29 min, 照合猶予 raised',
+      // インボイス区分 (sim/simulate/invoice.ts): both offices, and purchases held to their 区分.
+      'office 原則課税',
+      'office 簡易課税',
+      'purchase journals held to their 区分',
     ]) {
       assert.ok((summary.mf[label] ?? 0) > 0, `no CI seed ran "${label}"`);
     }
+    assert.ok((summary.people.インボイス ?? 0) > 0, 'no CI seed had a person fill the インボイス column');
     for (const fault of ['429', '429 (no Retry-After)', '5xx-after-commit', '5xx-before-commit'])
       assert.ok((summary.faults[fault] ?? 0) > 0, `no CI seed injected ${fault}`);
   });

@@ -153,6 +153,8 @@ export function decideFromAnswer(
     },
   });
   problems.push(...inv.notes);
+  // The AI step looks numbers up as it goes (app/nta-lookup.ts): a number still not asked is not 適格.
+  if (inv.pending) problems.push(CLASSIFY_MSG.invoiceUndecided);
   if (inv.held) problems.push(CLASSIFY_MSG.invoiceUndecided);
   const low = confidence !== undefined && confidence < policy.threshold;
   const approved = problems.length === 0 && !low && policy.autoApprove;
