@@ -21,7 +21,7 @@ import {
   setField,
   splitByOwner,
 } from '../core/ledger';
-import { occurrenceKeys, repairChanges, rowsMoved, withPatchedKeys } from '../core/ledger-repair';
+import { occurrenceKeys, rowsMoved, WriteRepair, withPatchedKeys } from '../core/ledger-repair';
 import { describeShapeProblems } from '../core/ledger-shape';
 import { SAFETY } from '../core/safety';
 import { LEDGER_HEADERS, type LedgerHeader, PEOPLE_COLUMNS, SHEET } from '../core/schema';
@@ -176,7 +176,27 @@ export function writeLedgerChanges(
   if (changes.length === 0) return { withheld: [] };
   const formats = options.formats;
   if (formats) formats.reused = [];
-  writeBlocks(columnWrites(table, changes), sheet, formats);
+  const first = columnWrites(table, changes);
+  writeBlocks(first, sheet, formats);
+  // Every block that goes out by position, for the repair should rows move under it.
+  const sent: [LedgerTable, ColumnWrite[]][] = [[table, first]];
+  let repair: WriteRepair | null = null;
+  const repairOf = (applied: readonly RowChange[]): WriteRepair => {
+    if (!repair) {
+      repair = new WriteRepair(table, applied);
+      for (const [t, w] of sent) repair.wrote(t, w);
+    }
+    return repair;
+  };
+  /** Puts `now` (the whole 台帳, read after rows moved) right: system cells, then people's if asked. */
+  const repairOn = (now: LedgerTable, applied: readonly RowChange[], people: boolean): void => {
+    const r = repairOf(applied);
+    const fixes = r.repairs(now, new Date().toISOString());
+    const writes = columnWrites(now, fixes);
+    r.wrote(now, writes);
+    writeBlocks(writes, sheet);
+    if (people) writePeople(peopleWrites(now, splitByOwner(fixes).people), sheet);
+  };
   const back: ReadBack = { columns: blockColumns(formats?.reused ?? []) };
   const peopleRows = new Set(splitByOwner(changes).people.map((c) => c.rowNumber));
   const yields = options.yieldRows;
@@ -223,11 +243,13 @@ export function writeLedgerChanges(
           if (!PEOPLE_COLUMNS.has(h)) setField(patch, h, then[h]);
         return { ...c, patch };
       });
-      writeBlocks(columnWrites(view, toView(restore)), sheet, moved ? undefined : formats);
+      const restored = columnWrites(view, toView(restore));
+      writeBlocks(restored, sheet, moved ? undefined : formats);
+      sent.push([view, restored]);
     }
     if (moved) {
       formats?.forget();
-      writeBlocks(columnWrites(view, repairChanges(table, applied, view)), sheet);
+      repairOn(view, applied, false);
     }
   }
   if (!SAFETY.reorderCheck) {
@@ -254,8 +276,7 @@ export function writeLedgerChanges(
     }
     formats?.forget();
     current = readLedger(sheet);
-    writeBlocks(columnWrites(current, repairChanges(table, applied, current)), sheet);
-    writePeople(peopleWrites(current, peopleRepairs(table, applied, current)), sheet);
+    repairOn(current, applied, true);
     SpreadsheetApp.flush();
     repaired = true;
   }
@@ -341,11 +362,6 @@ function rowMap(
     if (row !== undefined) out.set(c.rowNumber, row);
   }
   return out;
-}
-
-/** The people-owned part of a repair, for writePeople. */
-function peopleRepairs(before: LedgerTable, changes: readonly RowChange[], now: LedgerTable): RowChange[] {
-  return splitByOwner(repairChanges(before, changes, now)).people;
 }
 
 /**
