@@ -177,7 +177,7 @@ export function createWorld(o: WorldOptions): SimWorld {
     tagsOnJournalize: mfWorld.tagsOnJournalize,
     listingLagMs: mfWorld.lagMinutes * MINUTE,
   });
-  const view = new MfView(mf);
+  const view = new MfView(mf, now);
   for (const host of MF_HOSTS) world.fetch.route(host, (req) => view.handle(req));
   world.properties.script.set('MF_API_KEY', TEST_API_KEY);
   world.properties.script.set('MF_OFFICE_CODE', TEST_OFFICE_CODE);
