@@ -240,11 +240,17 @@ export function checkInvariants(
     // row is the person's from then on (people.ts marks both keys). Known gap, README 他の自動化からのイベント.
     if (String(r.明細ID) === '' && e.marks?.deleted.has(String(r.キー))) continue;
     const mine = byIdentity.get(identity) ?? [];
+    // Who deleted the journal it names, when the newer acts ran (issue 25's items 2 and 3 read apart).
+    const by = e.newer?.mfDeleted.has(String(r.MF仕訳ID))
+      ? ` (its journal ${r.MF仕訳ID} was deleted in MF's screen, and the row is not on 要確認)`
+      : e.newer?.kichoDeleted?.has(String(r.MF仕訳ID))
+        ? ` (kicho deleted its journal ${r.MF仕訳ID})`
+        : '';
     if (mine.length === 0) {
       if (typedDone) continue;
       out.push({
         kind: 'completed-without-journal',
-        detail: `${r.キー} is 完了 but MF has no journal for it`,
+        detail: `${r.キー} is 完了 but MF has no journal for it${by}`,
       });
     } else if (e.tagsKept !== false && !mine.some((id) => byId.get(id)?.tags.includes(tag))) {
       out.push({

@@ -144,6 +144,8 @@ export interface NewerMarks {
   balances: Map<string, { 口座: string; 月末: string; value: unknown }>;
   /** Keys of 除外 rows seen in 台帳アーカイブ (their decision must stand and never be posted). */
   archivedExcluded: Set<string>;
+  /** Journals kicho deleted (its DELETE answered), for the invariants' messages (run.ts: MfView's). */
+  kichoDeleted?: ReadonlyMap<string, number>;
   /** When each journal of a planted group was first missed from MF, and who deleted it. */
   gone: Map<string, { at: number; by: 'person' | 'kicho' }>;
 }
@@ -366,6 +368,7 @@ export function noteNewer(
   kichoDeleted: ReadonlyMap<string, number>,
   now: number,
 ): void {
+  track.kichoDeleted = kichoDeleted;
   for (const r of archived) if (r.状態 === '除外') track.archivedExcluded.add(String(r.キー));
   const live = new Set(journals.map((j) => j.id));
   for (const g of track.planted) {
