@@ -233,7 +233,8 @@ export function writeLedgerChanges(
     const people = peopleWrites(view, toView(applied));
     writePeople(people, sheet);
     verified = !moved && people.length === 0 && withheld.length === 0;
-    if (withheld.length > 0) {
+    // Rows moved: the repair puts every row right by key, a held-back row as it was read.
+    if (withheld.length > 0 && !moved) {
       // Their system cells went out first: put back what was read (we hold the lock, so only a person
       // could have changed them since, and those are system-owned).
       const restore = withheld.map((c) => {
@@ -244,7 +245,7 @@ export function writeLedgerChanges(
         return { ...c, patch };
       });
       const restored = columnWrites(view, toView(restore));
-      writeBlocks(restored, sheet, moved ? undefined : formats);
+      writeBlocks(restored, sheet, formats);
       sent.push([view, restored]);
     }
     if (moved) {

@@ -652,6 +652,47 @@ describe('CSV files as banks and people make them', () => {
     assert.match(out, /4 行目: 取引日 1899-12-30 は 7 年以上前の日付です/);
     assert.doesNotMatch(out, /2 行目: 取引日/);
   });
+  test('勘定科目 typed and the 台帳 sorted at the same moment inside classify’s write: the typed row keeps its input and its state, every row its own cells', () => {
+    const w = kichoWorld();
+    w.addRules(EXAMPLE_RULES);
+    summary(w.run('importTransactions'));
+    const before = new Map(w.ledger().map((r) => [String(r.キー), r]));
+    const ruled = w.ledger().find((r) => /ｱﾏｿﾞﾝ|AMAZON/i.test(String(r.摘要)));
+    assert.ok(ruled);
+    const typed = String(ruled.キー);
+    let acted = false;
+    w.emu.world.beforeCall = (exec, call) => {
+      if (
+        !acted &&
+        call.s === 'sheets' &&
+        call.m.startsWith('setValue') &&
+        w.emu.world.locks.holder('script') === exec.id
+      ) {
+        acted = true;
+        w.edit(typed, '勘定科目', '通信費');
+        // …and someone sorts by 摘要 (descending) in the same moment.
+        const s = sheet(w, '台帳');
+        const c = col(w, '摘要');
+        const data = s.rows.slice(1, s.lastRow());
+        data.sort((x, y) => String(y?.v[c - 1] ?? '').localeCompare(String(x?.v[c - 1] ?? ''), 'ja'));
+        s.rows.splice(1, data.length, ...data);
+      }
+      return undefined;
+    };
+    summary(w.run('classifyPending'));
+    w.emu.world.beforeCall = undefined;
+    assert.ok(acted);
+    const after = w.ledger();
+    const row = after.find((r) => r.キー === typed);
+    assert.equal(row?.勘定科目, '通信費', 'the person’s input stays');
+    assert.equal(row?.状態, '未判定', 'its change held back: decided again on what the person typed');
+    for (const r of after) {
+      const was = before.get(String(r.キー));
+      assert.ok(was, String(r.キー));
+      for (const h of ['明細ID', '取引日', '金額', '摘要', '口座', '初回検知'] as const)
+        assert.equal(String(r[h]), String(was[h]), `${r.キー} ${h}`);
+    }
+  });
 });
 
 describe('rows deleted while runs work', () => {
