@@ -205,7 +205,7 @@ export async function runParallel(o: BatchOptions & { jobs: number }): Promise<S
           if (!o.shrink) args.push('--no-shrink');
           if (o.trace) args.push('--verbose');
           if (o.peopleAnytime) args.push('--people-anytime');
-          if (o.newerActs) args.push('--newer-acts', o.newerActs.join(','));
+          if (o.newerActs) args.push('--newer-acts', o.newerActs.length > 0 ? o.newerActs.join(',') : 'none');
           const child = spawn(process.execPath, args, {
             cwd: ROOT,
             env: { ...process.env, TZ: 'Asia/Tokyo' },

@@ -9,8 +9,8 @@
  * Also: --list a,b,c (exact seeds), --path P (replay a shrunk case of one seed), --json (one JSON line
  * per seed and a summary line, for test/sim-simulate), --no-build (use dist-mutants/NAME as it is), --jobs J
  * (processes; default one per core from 20 seeds up), --people-anytime (people may also edit inside a
- * run's locked read–write of the 台帳), --newer-acts index,duplicates,balances|all (people on the newer
- * sheets, newer.ts). KICHO_SIM_DIST=dir runs another build than dist/.
+ * run's locked read–write of the 台帳), --newer-acts index,duplicates,balances|all|none (people on the
+ * newer sheets, newer.ts; default DEFAULT_NEWER_ACTS). KICHO_SIM_DIST=dir runs another build than dist/.
  */
 import { availableParallelism } from 'node:os';
 import {
@@ -44,7 +44,7 @@ interface Args {
 
 function usage(message: string): never {
   process.stderr.write(
-    `${message}\nusage: npm run sim -- --seeds N [--from S] [--mutant ${MUTANTS.join('|')}] [--verbose] [--jobs J] [--stop] [--no-shrink] [--path P] [--people-anytime] [--newer-acts ${NEWER_KINDS.join(',')}|all]\n`,
+    `${message}\nusage: npm run sim -- --seeds N [--from S] [--mutant ${MUTANTS.join('|')}] [--verbose] [--jobs J] [--stop] [--no-shrink] [--path P] [--people-anytime] [--newer-acts ${NEWER_KINDS.join(',')}|all|none]\n`,
   );
   process.exit(2);
 }
@@ -116,7 +116,7 @@ function parse(argv: readonly string[]): Args {
         break;
       case '--newer-acts': {
         const v = value();
-        const kinds = v === 'all' ? [...NEWER_KINDS] : v.split(',');
+        const kinds = v === 'all' ? [...NEWER_KINDS] : v === 'none' ? [] : v.split(',');
         for (const k of kinds)
           if (!(NEWER_KINDS as readonly string[]).includes(k)) usage(`unknown newer act ${k}`);
         a.newerActs = kinds as NewerKind[];
@@ -131,7 +131,10 @@ function parse(argv: readonly string[]): Args {
 
 /** The flags a reproduction needs besides the seed. */
 function flagsOf(args: Args): string {
-  return `${args.peopleAnytime ? ' --people-anytime' : ''}${args.newerActs ? ` --newer-acts ${args.newerActs.join(',')}` : ''}`;
+  const newer = args.newerActs
+    ? ` --newer-acts ${args.newerActs.length > 0 ? args.newerActs.join(',') : 'none'}`
+    : '';
+  return `${args.peopleAnytime ? ' --people-anytime' : ''}${newer}`;
 }
 
 function printSeed(r: SeedResult, args: Args): void {
