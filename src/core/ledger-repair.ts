@@ -88,6 +88,11 @@ export function overwrittenPatch(
   return patch;
 }
 
+/** A row with no key and none of a line's own fields: cells a write left below rows deleted under it. */
+export function isDebris(record: LedgerRecord): boolean {
+  return (['キー', '取引日', '金額', '摘要', '口座'] as const).every((h) => String(record[h]).trim() === '');
+}
+
 /** A row whose values are known, and what the write meant to change in it. */
 interface Known {
   base: LedgerRecord;
@@ -167,6 +172,10 @@ export class WriteRepair {
         want = {};
         for (const h of this.touched) setField(want, h, h in known.system ? known.system[h] : known.base[h]);
         Object.assign(want, known.people);
+      } else if (isDebris(r.record)) {
+        // No line in it: only a write put cells there (rows deleted under it); the writer clears them.
+        want = {};
+        this.known.set(k, { base: r.record, system: {}, people: {} });
       } else {
         want = overwrittenPatch(r.record, this.hits(r), nowIso);
         this.known.set(k, { base: { ...r.record, ...want }, system: {}, people: {} });

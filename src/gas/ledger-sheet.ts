@@ -21,7 +21,7 @@ import {
   setField,
   splitByOwner,
 } from '../core/ledger';
-import { occurrenceKeys, rowsMoved, WriteRepair, withPatchedKeys } from '../core/ledger-repair';
+import { isDebris, occurrenceKeys, rowsMoved, WriteRepair, withPatchedKeys } from '../core/ledger-repair';
 import { describeShapeProblems } from '../core/ledger-shape';
 import { SAFETY } from '../core/safety';
 import { LEDGER_HEADERS, type LedgerHeader, PEOPLE_COLUMNS, SHEET } from '../core/schema';
@@ -323,9 +323,7 @@ function clearDebris(sheet: Sheet): void {
   const now = readLedger(sheet);
   // No key and none of a line's own fields: only a write could have put cells there (a block bridging
   // through 明細ID writes it back too, so its 明細ID may be set).
-  const debris = now.rows.filter((r) =>
-    (['キー', '取引日', '金額', '摘要', '口座'] as const).every((h) => String(r.record[h]).trim() === ''),
-  );
+  const debris = now.rows.filter((r) => isDebris(r.record));
   if (debris.length === 0) return;
   // Every system cell of such a row: the block writes bridged some (初回検知 …) with what they read.
   const patch: Partial<LedgerRecord> = {};
