@@ -6,8 +6,10 @@
 //   npm run deploy:offices [-- --file F] checks once, then push the same build to every office in
 //                                        offices.json (one failure does not stop the others)
 //
-// Deploying needs what deploying needs: typecheck, lint, build and the fast test levels (unit, bundle,
-// scenario); no browser. The whole suite stays `npm test`. `.clasp.json` and `offices.json` are never
+// First, in seconds, what only Google can say (issue 29): clasp is logged in, the Apps Script API is on for
+// the account, and each script id exists and this account may edit it (a read-only `clasp list-deployments`).
+// Then what deploying needs: typecheck, lint, build and the fast test levels (unit, bundle, scenario); no
+// browser. `.clasp.json` is written only after a push to that id succeeded, so a mistyped id is never kept. The whole suite stays `npm test`. `.clasp.json` and `offices.json` are never
 // committed (they name one person's scripts); `.clasp.json.example` and `offices.example.json` are.
 // Pushing sends code only: script properties (MF keys, tokens, the office of each 台帳) stay with each
 // script and are never copied from one office to another.
@@ -18,13 +20,39 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PROJECT_FILE = '.clasp.json';
-/** The per-office project file, in the project root: clasp resolves rootDir against its folder. */
-const OFFICE_PROJECT_FILE = '.clasp.office.json';
+/**
+ * The project file for one check or push to an id not (yet) in .clasp.json, in the project root: clasp
+ * resolves rootDir against its folder. Removed after each use; never committed.
+ */
+const TEMP_PROJECT_FILE = '.clasp.deploy.json';
 const PLACEHOLDER = /REPLACE|YOUR|^x+$/i;
 /** Apps Script ids are long base64url-like strings (57 characters today); this only catches typos. */
 const SCRIPT_ID = /^[A-Za-z0-9_-]{20,}$/;
 
 export class DeployError extends Error {}
+
+/** Where a person finds a script id, and what one looks like: said with every id problem. */
+export const WHERE_THE_ID_IS =
+  'スクリプト ID は、スプレッドシートの「拡張機能 → Apps Script」で開くエディタの左の「⚙ プロジェクトの設定」→「ID」にある「スクリプト ID」です（右の「コピー」で写せます）。' +
+  '英数字と - _ だけの 50 文字ほどの 1 行で、たとえば 1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdEfGhIjKlMnOpQrS のような形です。' +
+  'スプレッドシートの URL の /d/ のあとの文字（スプレッドシートの ID）とは別のものです。';
+
+/**
+ * A script id as pasted: the id itself, or the script editor's URL (…/projects/ID/edit or …/d/ID/edit), from
+ * which the id is taken. A spreadsheet's URL is refused: its id is not the script's.
+ */
+export function scriptIdFrom(text) {
+  const t = String(text ?? '').trim();
+  if (/docs\.google\.com\/spreadsheets\//.test(t))
+    throw new DeployError(
+      `「${t}」はスプレッドシートの URL です。配布先はスクリプト ID で指定します。${WHERE_THE_ID_IS}`,
+    );
+  const fromUrl = /script\.google\.com\/(?:home\/projects|d|macros\/d)\/([A-Za-z0-9_-]{20,})/.exec(t);
+  const id = fromUrl ? fromUrl[1] : t;
+  if (!SCRIPT_ID.test(id) || PLACEHOLDER.test(id))
+    throw new DeployError(`スクリプト ID「${t}」の形が正しくありません。${WHERE_THE_ID_IS}`);
+  return id;
+}
 
 /**
  * @typedef {{ command: string, prefix: string[], env: NodeJS.ProcessEnv }} Clasp how clasp is started
@@ -51,16 +79,15 @@ export function localClasp() {
   return { command: process.execPath, prefix: [bin], env: process.env };
 }
 
+const NOT_LOGGED_IN =
+  'clasp にログインしていません。`npx clasp login` を実行するとブラウザーが開くので、スプレッドシートを持つ Google アカウントで許可してから、もう一度どうぞ。';
+const API_OFF =
+  'この Google アカウントでは Apps Script API がオフです。https://script.google.com/home/usersettings を開いて「Google Apps Script API」をオンにし、数分待ってからもう一度どうぞ。';
+
 /** Plain-Japanese hints for clasp's own English messages; clasp's text is shown as it is. */
 const HINTS = [
-  [
-    /No credentials found/i,
-    'clasp にログインしていません。`npx clasp login` を実行してから、もう一度どうぞ。',
-  ],
-  [
-    /Apps Script API|has not enabled/i,
-    'Apps Script API が有効になっていません。https://script.google.com/home/usersettings でオンにしてください。',
-  ],
+  [/No credentials found|Not logged in/i, NOT_LOGGED_IN],
+  [/Apps Script API|has not enabled/i, API_OFF],
   [/Project file already exists/i, `${PROJECT_FILE} がすでにあります。`],
   [
     /Requested entity was not found|not found|404/i,
@@ -108,8 +135,113 @@ function pushTo(clasp, log, root, projectFile) {
   return result;
 }
 
+function withTempProject(root, scriptId, fn) {
+  const file = path.join(root, TEMP_PROJECT_FILE);
+  writeFileSync(file, `${JSON.stringify({ scriptId, rootDir: 'dist' }, null, 2)}\n`);
+  try {
+    return fn(TEMP_PROJECT_FILE);
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/** Logged in to clasp? `show-authorized-user --json` reads the stored credentials (no network without them). */
+function checkLogin(clasp, root) {
+  const r = spawnSync(clasp.command, [...clasp.prefix, 'show-authorized-user', '--json'], {
+    cwd: root,
+    env: clasp.env,
+    encoding: 'utf8',
+    timeout: PREFLIGHT_TIMEOUT_MS,
+  });
+  let state = null;
+  try {
+    state = JSON.parse(r.stdout ?? '');
+  } catch {
+    state = null;
+  }
+  if (r.status !== 0 || !state) {
+    throw new DeployError(
+      `clasp にログインしているかを確かめられませんでした（${`${r.stderr ?? ''}${r.error?.message ?? ''}`.trim() || '答えがありません'}）。何も配布していません。`,
+    );
+  }
+  if (!state.loggedIn) throw new DeployError(`${NOT_LOGGED_IN} 何も配布していません。`);
+  return typeof state.email === 'string' ? state.email : '';
+}
+
+/** A preflight clasp call is a few seconds; a minute means the network is down, not that Google is slow. */
+const PREFLIGHT_TIMEOUT_MS = 60_000;
+
 /**
- * `npm run deploy`: to the script named in .clasp.json (written from --script-id when asked).
+ * What Google says of one script id, read-only (`clasp list-deployments`, an Apps Script API call): 'ok',
+ * 'api-off', 'not-found', 'denied', 'logged-out', or 'other' with clasp's text.
+ */
+export function probeScript(clasp, root, scriptId) {
+  return withTempProject(root, scriptId, (projectFile) => {
+    const r = spawnSync(clasp.command, [...clasp.prefix, 'list-deployments', '-P', projectFile], {
+      cwd: root,
+      env: clasp.env,
+      encoding: 'utf8',
+      timeout: PREFLIGHT_TIMEOUT_MS,
+    });
+    const output = `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? r.error.message : ''}`.trim();
+    if (r.status === 0) return { kind: 'ok', output };
+    // Two different switches: the account's (usersettings) and, with a custom OAuth client, its Cloud project's.
+    if (/has not been used in project|it is disabled/i.test(output)) return { kind: 'cloud-api-off', output };
+    if (/has not enabled|Apps Script API/i.test(output)) return { kind: 'api-off', output };
+    if (/No credentials found/i.test(output)) return { kind: 'logged-out', output };
+    if (/not found|404/i.test(output)) return { kind: 'not-found', output };
+    if (/permission|403/i.test(output)) return { kind: 'denied', output };
+    return { kind: 'other', output };
+  });
+}
+
+/** What a person reads when an id fails the check, with what to do. */
+export function probeProblem(scriptId, probe, email) {
+  const account = email ? `（ログイン中のアカウント: ${email}）` : '';
+  switch (probe.kind) {
+    case 'api-off':
+      return API_OFF;
+    case 'cloud-api-off': {
+      const url = /https:\/\/\S+/.exec(probe.output)?.[0]?.replace(/[.,)]+$/, '') ?? '';
+      return `clasp が使う Google Cloud のプロジェクトで Apps Script API が無効です。${url ? `${url} を開いて` : 'Google Cloud コンソールで'}「有効にする」を押し、数分待ってからもう一度どうぞ。`;
+    }
+    case 'logged-out':
+      return NOT_LOGGED_IN;
+    case 'not-found':
+      return `スクリプト ID「${scriptId}」のスクリプトが見つかりません${account}。ID の写し間違いか、そのスクリプトを持たない Google アカウントでログインしています。${WHERE_THE_ID_IS}`;
+    case 'denied':
+      return `スクリプト ID「${scriptId}」のスクリプトを編集する権限が、ログイン中のアカウントにありません${account}。スプレッドシートの持ち主か編集者のアカウントで \`npx clasp login\` をやり直してください。`;
+    default:
+      return `スクリプト ID「${scriptId}」を確かめられませんでした（${probe.output || '答えがありません'}）。ネットワークにつながっているか確かめてください。`;
+  }
+}
+
+/**
+ * The preflight before any check or push: login once, then each id. The Apps Script API being off or the
+ * login missing stops everything; an id problem is returned for the caller (one office must not stop the others).
+ */
+function preflight(clasp, root, log, scriptIds) {
+  log('配布の前に、clasp のログイン・Apps Script API・スクリプト ID を確かめます…');
+  const email = checkLogin(clasp, root);
+  const problems = new Map();
+  for (const id of scriptIds) {
+    const probe = probeScript(clasp, root, id);
+    if (['api-off', 'cloud-api-off', 'logged-out'].includes(probe.kind))
+      throw new DeployError(`${probeProblem(id, probe, email)} 何も配布していません。`);
+    if (probe.kind !== 'ok') problems.set(id, { kind: probe.kind, text: probeProblem(id, probe, email) });
+  }
+  return { email, problems };
+}
+
+/**
+ * Apps Script API on, for deploy:new (no script yet): a read-only call about an id no script has. Google
+ * answers "not found" when the API is on and "has not enabled the Apps Script API" when it is off.
+ */
+export const PROBE_ID = '1kichoPreflightNoSuchScript0000000000000000000000000000000';
+
+/**
+ * `npm run deploy`: to the script named in .clasp.json, or in --script-id (then saved to .clasp.json once
+ * the push succeeded).
  * @param {Deps & { scriptId?: string }} [options]
  */
 export function deploy({
@@ -119,33 +251,41 @@ export function deploy({
   log = console.log,
   scriptId,
 } = {}) {
-  let project = readProject(root);
-  if (scriptId !== undefined) {
-    if (!SCRIPT_ID.test(scriptId))
-      throw new DeployError(`スクリプト ID「${scriptId}」の形が正しくありません。`);
-    if (project && realScriptId(project) && project.scriptId !== scriptId) {
-      throw new DeployError(
-        `${PROJECT_FILE} にはすでに別のスクリプト（${project.scriptId}）があります。別の事務所に配布するときは npm run deploy:offices を使うか、${PROJECT_FILE} を消してからどうぞ。`,
-      );
-    }
-    project = { scriptId, rootDir: 'dist' };
-    writeFileSync(path.join(root, PROJECT_FILE), `${JSON.stringify(project, null, 2)}\n`);
-    log(`${PROJECT_FILE} を書きました（scriptId ${scriptId}）。`);
-  }
-  if (!project) {
+  const project = readProject(root);
+  const saved = project ? realScriptId(project) : null;
+  if (project && !saved && scriptId === undefined) {
     throw new DeployError(
-      `${PROJECT_FILE} がありません。新しいスプレッドシートを作るなら npm run deploy:new、既存のスプレッドシートに入れるなら npm run deploy -- --script-id <スクリプト ID> を実行してください。`,
+      `${PROJECT_FILE} の scriptId「${project.scriptId ?? ''}」は本物のスクリプト ID ではありません。npm run deploy -- --script-id <スクリプト ID> で指定してください。${WHERE_THE_ID_IS}`,
     );
   }
-  if (!realScriptId(project)) {
+  const target = scriptId !== undefined ? scriptIdFrom(scriptId) : saved;
+  if (!target) {
     throw new DeployError(
-      `${PROJECT_FILE} の scriptId「${project.scriptId ?? ''}」は本物のスクリプト ID ではありません。`,
+      `${PROJECT_FILE} がありません。新しいスプレッドシートを作るなら npm run deploy:new、既存のスプレッドシートに入れるなら npm run deploy -- --script-id <スクリプト ID> を実行してください。${WHERE_THE_ID_IS}`,
     );
   }
+  const { problems } = preflight(clasp, root, log, [target]);
+  if (problems.has(target)) throw new DeployError(`${problems.get(target).text} 何も配布していません。`);
+  log(
+    `確かめました（スクリプト ID ${target}）。続けて型検査・Lint・ビルド・テストを行います（数分かかります）。`,
+  );
   for (const s of CHECKS) steps(s);
-  const pushed = pushTo(clasp, log, root);
+  const pushed =
+    target === saved
+      ? pushTo(clasp, log, root)
+      : withTempProject(root, target, (file) => pushTo(clasp, log, root, file));
   if (!pushed.ok) throw new DeployError('clasp push が失敗しました。上のメッセージを確かめてください。');
-  log(`配布しました（scriptId ${project.scriptId}）。スプレッドシートを開き直すとメニュー「記帳」が出ます。`);
+  if (target !== saved) {
+    // Only now: an id that never took a push is never kept.
+    writeFileSync(
+      path.join(root, PROJECT_FILE),
+      `${JSON.stringify({ scriptId: target, rootDir: 'dist' }, null, 2)}\n`,
+    );
+    log(
+      `${PROJECT_FILE} にスクリプト ID ${target} を書きました${saved ? `（前は ${saved}）` : ''}。次からは npm run deploy だけで更新できます。`,
+    );
+  }
+  log(`配布しました（scriptId ${target}）。スプレッドシートを開き直すとメニュー「記帳」が出ます。`);
 }
 
 /**
@@ -165,6 +305,11 @@ export function deployNew({
       `${PROJECT_FILE} がすでにあります（scriptId ${existing.scriptId ?? '?'}）。そのスクリプトに配布するなら npm run deploy、新しく作るなら ${PROJECT_FILE} を別の名前にしてからどうぞ。`,
     );
   }
+  const { problems } = preflight(clasp, root, log, [PROBE_ID]);
+  const probe = problems.get(PROBE_ID);
+  // "Not found" is the answer wanted here (the API is on); anything else but ok is a reason to stop.
+  if (probe && probe.kind !== 'not-found') throw new DeployError(`${probe.text} 何も配布していません。`);
+  log('確かめました。続けて型検査・Lint・ビルド・テストを行います（数分かかります）。');
   for (const s of CHECKS) steps(s);
   const created = runClasp(
     clasp,
@@ -252,21 +397,32 @@ export function deployOffices({
     );
   }
   const offices = parseOffices(readFileSync(full, 'utf8'), file);
+  const { problems } = preflight(
+    clasp,
+    root,
+    log,
+    offices.map((o) => o.scriptId),
+  );
+  for (const o of offices)
+    if (problems.has(o.scriptId)) log(`${o.name}: 配布しません — ${problems.get(o.scriptId).text}`);
+  if (problems.size === offices.length)
+    throw new DeployError('どの事務所のスクリプト ID も確かめられなかったため、何も配布していません。');
+  log(
+    `確かめました（${offices.length - problems.size} 件）。続けて型検査・Lint・ビルド・テストを行います（数分かかります）。`,
+  );
   for (const s of CHECKS) steps(s);
-  const projectFile = path.join(root, OFFICE_PROJECT_FILE);
   const results = [];
-  try {
-    offices.forEach((o, i) => {
-      log(`[${i + 1}/${offices.length}] ${o.name}（${o.scriptId}）に配布します…`);
-      writeFileSync(projectFile, `${JSON.stringify({ scriptId: o.scriptId, rootDir: 'dist' }, null, 2)}\n`);
-      const r = pushTo(clasp, log, root, OFFICE_PROJECT_FILE);
-      const reason = r.ok ? '' : (r.output.trim().split('\n').pop() ?? '') || '理由不明';
-      results.push({ ...o, ok: r.ok, reason });
-      log(`[${i + 1}/${offices.length}] ${o.name}: ${r.ok ? '成功' : `失敗（${reason}）`}`);
-    });
-  } finally {
-    rmSync(projectFile, { force: true });
-  }
+  offices.forEach((o, i) => {
+    if (problems.has(o.scriptId)) {
+      results.push({ ...o, ok: false, reason: problems.get(o.scriptId).text });
+      return;
+    }
+    log(`[${i + 1}/${offices.length}] ${o.name}（${o.scriptId}）に配布します…`);
+    const r = withTempProject(root, o.scriptId, (projectFile) => pushTo(clasp, log, root, projectFile));
+    const reason = r.ok ? '' : (r.output.trim().split('\n').pop() ?? '') || '理由不明';
+    results.push({ ...o, ok: r.ok, reason });
+    log(`[${i + 1}/${offices.length}] ${o.name}: ${r.ok ? '成功' : `失敗（${reason}）`}`);
+  });
   const failed = results.filter((r) => !r.ok);
   log(`${results.length} 件中 ${results.length - failed.length} 件に配布しました。`);
   if (failed.length) {

@@ -54,6 +54,8 @@ export function addRules(world: World, rules: readonly Record<string, unknown>[]
     const r = s.lastRow() + 1;
     for (const [h, v] of Object.entries(rule)) {
       const c = cols.get(h);
+      // A ルール sheet from before issue 27 has no インボイス column: a person copying rules leaves it out.
+      if (c === undefined && h === 'インボイス') continue;
       if (c === undefined) throw new Error(`no rule header ${h}`);
       s.setValue(r, c, v as never);
     }
@@ -109,6 +111,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '消耗品費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {
@@ -118,6 +121,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '消耗品費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {
@@ -127,6 +131,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '旅費交通費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {
@@ -136,6 +141,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '旅費交通費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '帳簿のみ',
     有効: true,
   },
   {
@@ -145,6 +151,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '支払手数料',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {
@@ -154,6 +161,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '会議費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {
@@ -163,6 +171,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '消耗品費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {
@@ -172,6 +181,7 @@ export const EXAMPLE_RULES: readonly Record<string, unknown>[] = [
     勘定科目: '通信費',
     税区分: '課税仕入 10%',
     自動承認: 'はい',
+    インボイス: '適格',
     有効: true,
   },
   {

@@ -9,9 +9,10 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'acorn';
 import { GAS_MESSAGES } from '../sim/gas/index';
+import type { MenuSpec } from '../sim/gas/services/ui';
 import { LEDGER_HEADERS, SHEET_SPECS } from '../src/core/schema';
 import { SETTING_DEFAULTS } from '../src/core/settings';
-import { MENU_ITEMS } from '../src/ui/menu';
+import { MENU_GROUPS, MENU_ITEMS } from '../src/ui/menu';
 import { bundleEmulator, DIST, ROOT, sheetValues } from './helpers/emulator';
 
 const code = readFileSync(path.join(DIST, 'Code.js'), 'utf8');
@@ -123,17 +124,50 @@ describe('the bundle', () => {
 });
 
 describe('entry points in the emulator', () => {
-  test('onOpen as a simple trigger adds the menu 「記帳」 whose items name real handlers', () => {
+  test('onOpen as a simple trigger adds the menu 「記帳」 grouped by task, and every item names a global function of the bundle', () => {
     const emu = bundleEmulator();
     const r = emu.openSpreadsheet();
     assert.equal(r.status, 'ok', JSON.stringify(r.error));
     const menu = emu.world.ui.menusOf(emu.world.owner).find((m) => m.title === '記帳');
     assert.ok(menu, 'menu 記帳 exists');
+    // What onOpen built, walked as a person opens it: submenus, then the items in each.
+    const leaves: { path: string; label: string; handler: string }[] = [];
+    const walk = (spec: MenuSpec, path: string): void => {
+      for (const item of spec.items) {
+        if (item.submenu) {
+          assert.ok(item.submenu.items.length > 0, `${path} > ${item.submenu.title} is not empty`);
+          walk(item.submenu, `${path} > ${item.submenu.title}`);
+        } else if (!item.separator) {
+          leaves.push({ path, label: String(item.label), handler: String(item.handler) });
+        }
+      }
+    };
+    walk(menu, '記帳');
     assert.deepEqual(
-      menu.items.map((i) => i.label),
-      MENU_ITEMS.map(([label]) => label),
+      menu.items.filter((i) => i.submenu).map((i) => i.submenu?.title),
+      MENU_GROUPS.map((g) => g.title),
+      'the top level is the task groups',
     );
-    for (const item of menu.items) assert.match(code, new RegExp(`^function ${item.handler}\\(`, 'm'));
+    assert.deepEqual(
+      leaves.map((l) => [l.label, l.handler]),
+      MENU_ITEMS.map(([label, handler]) => [label, handler]),
+    );
+    assert.equal(new Set(leaves.map((l) => l.handler)).size, leaves.length, 'no function twice');
+    assert.ok(leaves.length >= 21, 'every item the flat menu had is still there');
+    for (const item of leaves) {
+      assert.match(code, new RegExp(`^function ${item.handler}\\(`, 'm'), `${item.path} > ${item.label}`);
+    }
+    // Clicked as Apps Script calls them, by name: each resolves to a function of the loaded bundle (what it
+    // then does on a sheet with no setup does not matter here), and a name that is not there would say so.
+    const notFound = (name: string) => `Script function not found: ${name}`;
+    assert.equal(
+      emu.run('noSuchMenuHandler', { kind: 'menu' }).error?.message,
+      notFound('noSuchMenuHandler'),
+    );
+    for (const item of leaves) {
+      const clicked = emu.run(item.handler, { kind: 'menu' });
+      assert.notEqual(clicked.error?.message, notFound(item.handler), `${item.path} > ${item.label}`);
+    }
   });
 
   test('onOpen also works when run from the menu or the editor by the owner', () => {

@@ -86,6 +86,24 @@ const GUESSES: readonly [RegExp, string][] = [
   [/ヤチン|家賃/, '地代家賃'],
 ];
 
+/**
+ * Keyword → インボイス区分 and its reason, as a plausible model would answer (issue 27): national chains are
+ * registered issuers, a fare or a stamp is credited with the books alone, anything else it cannot tell.
+ */
+const INVOICE_GUESSES: readonly [RegExp, string, string][] = [
+  [
+    /JR|バス|スイカ|SUICA|キリツテ/i,
+    '帳簿のみ',
+    '3万円未満の運賃や郵便切手は請求書なしで控除できる取引です。',
+  ],
+  [
+    /セブン|ローソン|ファミリーマート|スターバツクス|スターバックス/,
+    '適格',
+    '全国チェーンは適格請求書発行事業者です。',
+  ],
+  [/スシ|寿司|イザカヤ/, '非適格', '個人経営の飲食店で、登録番号のない領収書と判断しました。'],
+];
+
 export class FakeAi {
   readonly requests: FakeAiRequest[] = [];
   readonly apiKey: string;
@@ -289,6 +307,7 @@ export class FakeAi {
       : taxes.includes('課税仕入 10%')
         ? '課税仕入 10%'
         : '';
+    const invoice = income ? undefined : INVOICE_GUESSES.find(([re]) => re.test(description));
     const good: Answer = {
       account,
       sub_account: '',
@@ -296,6 +315,8 @@ export class FakeAi {
       partner: '',
       confidence: guess ? 0.92 : 0.85,
       reason: `摘要「${description}」から${account}と判断しました。`,
+      invoice: invoice?.[1] ?? '不明',
+      invoice_reason: invoice?.[2] ?? '摘要だけでは売り手が登録事業者か分かりません。',
     };
     switch (behaviour) {
       case 'low-confidence':
@@ -314,6 +335,7 @@ export class FakeAi {
   }
 
   /** Does what text in the description says, as a model without defences might. */
+  // (obey() keeps its own answer shape: a gullible model's extra fields are ignored by kicho.)
   private obey(description: string, good: Answer): Answer | string {
     if (!/無視|ignore/i.test(description)) return good;
     if (/文章|text|JSONではなく/i.test(description))

@@ -57,6 +57,8 @@ export function attachMf(emu: Emulator, dataset: MfDataset): FakeMf {
     dataset,
     now: () => emu.world.clock.now(),
     rateLimit: { requestsPerSecond: MF_REQUESTS_PER_SECOND, retryAfterSeconds: 1 },
+    // Measured as before issue 27: a 簡易課税 office sends no インボイス区分 (the 区分 adds no call either way).
+    taxMethod: 'SIMPLE',
   });
   for (const host of MF_HOSTS) emu.world.fetch.route(host, (req) => mf.handle(req));
   emu.world.properties.script.set('MF_API_KEY', TEST_API_KEY);
@@ -149,6 +151,7 @@ export function fillExistingRows(ledger: SheetModel, e: number, dataset: MfDatas
       補助科目: t.subAccount ?? '',
       税区分: t.tax ?? '',
       取引先: t.partner ?? '',
+      インボイス: '',
       操作: '',
       判定元: 'ルール#1',
       判定根拠: `ルール#1: 摘要が部分一致「${t.content.slice(0, 4)}」 → ${t.account}`,

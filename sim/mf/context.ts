@@ -46,6 +46,18 @@ export interface ApiSettings {
    * showing `none` in GET /transactions (eventual consistency, unverified: mf-api.md §10). 0 = at once.
    */
   listingLagMs: number;
+  /**
+   * インボイス区分 (issue 27, reference/mf-api.md §16). Which invoice_kind values a write takes: the
+   * document's three ('document': NOT_TARGET, QUALIFIED, UNQUALIFIED_80), or also UNQUALIFIED_70/50/30 and
+   * UNQUALIFIED as MF's own MCP server declares ('mcp', difference `invoice-kind-reform`).
+   */
+  invoiceKindsOnWrite: 'document' | 'mcp';
+  /** NOT_TARGET with a taxable tax category: refused 「インボイスは不正な値です」 (reported) or stored. */
+  notTargetOnTaxable: 'refused' | 'accepted';
+  /** invoice_kind on a journal's credit side: refused (reported) or stored. */
+  invoiceKindOnCredit: 'refused' | 'accepted';
+  /** The office's 課税形式 in GET /term_settings (seed data: default 原則課税・個別対応). */
+  taxMethod: 'FREE' | 'SIMPLE' | 'PROPORTIONAL_ALLOCATION' | 'INDIVIDUAL_ALLOCATION';
 }
 
 export class ApiContext {

@@ -126,6 +126,26 @@ export const DIFFERENCES = {
     summary: 'A 429 may carry Retry-After; the document declares no response headers.',
     evidence: '[I] unknown for the accounting API (mf-api.md §9); the token endpoints send it [O S4]',
   },
+  'invoice-kind-reform': {
+    kind: 'wire',
+    summary:
+      'With invoiceKindsOnWrite "mcp", a write may carry invoice_kind UNQUALIFIED_70, UNQUALIFIED_50, UNQUALIFIED_30 or UNQUALIFIED (the document writes only NOT_TARGET, QUALIFIED, UNQUALIFIED_80), and reads return UNQUALIFIED_70 / UNQUALIFIED_30 (not in the document\'s read enum).',
+    evidence:
+      "[O] MF's own MCP server's write schema (totto2727-org/open-connector src/providers/moneyforward_mcp/actions.ts); the 令和8年度税制改正's 70 %/30 % steps (issue 27) [C] the pinned document predates them",
+  },
+  'invoice-kind-refusal-text': {
+    kind: 'wire',
+    summary:
+      'An invoice_kind MF refuses (on the credit side, or NOT_TARGET with a taxable tax: switches invoiceKindOnCredit, notTargetOnTaxable) is 400 with 「インボイスは不正な値です」, a text the document does not list.',
+    evidence: "[O] a receipt app's live MF field table, 2026-05-23 (reference/mf-api.md §16)",
+  },
+  'invoice-kind-default': {
+    kind: 'behaviour',
+    summary:
+      'A side sent without invoice_kind is stored QUALIFIED when its tax is a taxable purchase (the fake: a debit side with a tax rate) and NOT_TARGET otherwise.',
+    evidence:
+      "[O] the same receipt app's field table; MF's 仕訳帳 import guide as quoted by the-board.jp [I] the fake's test of \"taxable\"",
+  },
   'fake-detail-header': {
     kind: 'behaviour',
     summary:

@@ -7,6 +7,8 @@
 import type { ErrorBody, HttpResponse } from './types';
 
 export const Messages = {
+  /** MF's reported refusal of an invoice_kind (difference invoice-kind-refusal-text) [O]. */
+  invoiceKindRefused: 'インボイスは不正な値です',
   noAuthorization: 'No authorization header.',
   tokenInvalid: 'Access token supplied is not active or it is invalid.',
   insufficientPermissions:

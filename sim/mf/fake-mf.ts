@@ -90,6 +90,14 @@ export interface FakeMfOptions {
   tagsOnJournalize?: 'kept' | 'dropped';
   /** Whether POST /journals keeps the request's tags (default 'kept'). */
   tagsOnCreate?: 'kept' | 'dropped';
+  /** invoice_kind values a write takes (default 'document'; 'mcp' adds 70/50/30 as MF's MCP server declares). */
+  invoiceKindsOnWrite?: 'document' | 'mcp';
+  /** NOT_TARGET with a taxable tax category (default 'refused', as reported). */
+  notTargetOnTaxable?: 'refused' | 'accepted';
+  /** invoice_kind on the credit side (default 'refused', as reported). */
+  invoiceKindOnCredit?: 'refused' | 'accepted';
+  /** The office's 課税形式 in GET /term_settings (default INDIVIDUAL_ALLOCATION). */
+  taxMethod?: 'FREE' | 'SIMPLE' | 'PROPORTIONAL_ALLOCATION' | 'INDIVIDUAL_ALLOCATION';
   /** Automatic 429s above this rate (off by default). */
   rateLimit?: RateLimit;
   /** Replaces the generated dataset. */
@@ -193,6 +201,10 @@ export class FakeMf {
       tagsOnJournalize: options.tagsOnJournalize ?? 'kept',
       tagsOnCreate: options.tagsOnCreate ?? 'kept',
       listingLagMs: options.listingLagMs ?? 0,
+      invoiceKindsOnWrite: options.invoiceKindsOnWrite ?? 'document',
+      notTargetOnTaxable: options.notTargetOnTaxable ?? 'refused',
+      invoiceKindOnCredit: options.invoiceKindOnCredit ?? 'refused',
+      taxMethod: options.taxMethod ?? 'INDIVIDUAL_ALLOCATION',
     };
     this.otherDataset = options.otherOffice ? otherOfficeDataset(this.seed) : undefined;
     this.apiKeys = options.apiKeys ?? {

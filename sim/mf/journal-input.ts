@@ -1,6 +1,7 @@
 // Validation of journal request bodies (POST/PUT /journals, and the counter side of journalize).
 // Ids in a JSON body are compared exactly as stored; a URL-decoded id is invalid_request_body_value.
 
+import type { ApiSettings } from './context';
 import { isIsoDate } from './dates';
 import { type ApiError, badRequest, Messages } from './errors';
 import { looksDecoded } from './ids';
@@ -18,6 +19,32 @@ const WRITABLE_INVOICE_KINDS: readonly InvoiceKind[] = [
   'INVOICE_KIND_QUALIFIED',
   'INVOICE_KIND_UNQUALIFIED_80',
 ];
+/**
+ * What MF's own MCP server declares for writes (totto2727-org/open-connector
+ * src/providers/moneyforward_mcp/actions.ts): the 令和8年度 steps too [O].
+ */
+const MCP_INVOICE_KINDS: readonly InvoiceKind[] = [
+  ...WRITABLE_INVOICE_KINDS,
+  'INVOICE_KIND_UNQUALIFIED_70',
+  'INVOICE_KIND_UNQUALIFIED_50',
+  'INVOICE_KIND_UNQUALIFIED_30',
+  'INVOICE_KIND_UNQUALIFIED',
+];
+
+/** The reported text of MF's refusal of an invoice_kind (a receipt app's live field table, 2026-05-23) [O]. */
+export const INVOICE_KIND_REFUSED = Messages.invoiceKindRefused;
+
+/** How the fake treats invoice_kind on a write (issue 27 switches; context.ts). */
+export type InvoiceRules = Pick<
+  ApiSettings,
+  'invoiceKindsOnWrite' | 'notTargetOnTaxable' | 'invoiceKindOnCredit'
+>;
+
+export const DOCUMENT_INVOICE_RULES: InvoiceRules = {
+  invoiceKindsOnWrite: 'document',
+  notTargetOnTaxable: 'refused',
+  invoiceKindOnCredit: 'refused',
+};
 
 type Json = Record<string, unknown>;
 
@@ -105,7 +132,14 @@ export function readDateInPeriod(
  * the account's own tax, as MF does when tax_id is left out [O S6]. `prefix` names the side in messages
  * (`journal.branches[0].debitor.`, or '' for the flat journalize body).
  */
-export function readSideRefs(store: MfStore, body: Json, prefix: string, value: number): StoredSide {
+export function readSideRefs(
+  store: MfStore,
+  body: Json,
+  prefix: string,
+  value: number,
+  position: 'debitor' | 'creditor' = 'debitor',
+  rules: InvoiceRules = DOCUMENT_INVOICE_RULES,
+): StoredSide {
   const accountId = requiredId(body, 'account_id', `${prefix}account_id`, (id) => !!store.account(id));
   const account = store.account(accountId);
   if (!account?.available) throw invalidBody(Messages.accountInactive);
@@ -133,32 +167,64 @@ export function readSideRefs(store: MfStore, body: Json, prefix: string, value: 
   const partnerCode = optionalId(body, 'trade_partner_code', `${prefix}trade_partner_code`, (code) => {
     return !!store.tradePartner(code);
   });
-  const invoiceKind = body.invoice_kind ?? null;
-  if (invoiceKind !== null && !(WRITABLE_INVOICE_KINDS as readonly unknown[]).includes(invoiceKind)) {
-    throw invalidBody(`${prefix}invoice_kind must be one of: ${WRITABLE_INVOICE_KINDS.join(', ')}.`);
-  }
   return {
     account_id: accountId,
     sub_account_id: subAccountId,
     tax_id: taxId,
     department_id: departmentId,
     trade_partner_code: partnerCode,
-    invoice_kind: (invoiceKind as InvoiceKind | null) ?? 'INVOICE_KIND_NONE',
+    invoice_kind: readInvoiceKind(store, body, prefix, taxId, position, rules),
     value,
   };
 }
 
-function readSide(store: MfStore, raw: unknown, path: string): StoredSide {
+/**
+ * A side's invoice_kind. The value must be one the world's MF writes; the reported refusals (on the credit
+ * side, NOT_TARGET with a taxable tax) answer 400 「インボイスは不正な値です」. Left out, MF records QUALIFIED
+ * for a taxable purchase and NOT_TARGET otherwise, as a receipt app saw live (mf-api.md §16) [O]; which
+ * tax is "taxable" the fake judges by its rate [I].
+ */
+function readInvoiceKind(
+  store: MfStore,
+  body: Json,
+  prefix: string,
+  taxId: string | null,
+  position: 'debitor' | 'creditor',
+  rules: InvoiceRules,
+): InvoiceKind {
+  const given = body.invoice_kind ?? null;
+  const writable = rules.invoiceKindsOnWrite === 'mcp' ? MCP_INVOICE_KINDS : WRITABLE_INVOICE_KINDS;
+  if (given !== null && !(writable as readonly unknown[]).includes(given)) {
+    throw invalidBody(`${prefix}invoice_kind must be one of: ${writable.join(', ')}.`);
+  }
+  const tax = taxId === null ? undefined : store.tax(taxId);
+  const taxable = (tax?.tax_rate ?? 0) > 0;
+  const refused = () =>
+    badRequest('invalid_request_body_value', INVOICE_KIND_REFUSED, 'invoice-kind-refusal-text');
+  if (given !== null && position === 'creditor' && rules.invoiceKindOnCredit === 'refused') throw refused();
+  if (given === 'INVOICE_KIND_NOT_TARGET' && taxable && rules.notTargetOnTaxable === 'refused')
+    throw refused();
+  if (given !== null) return given as InvoiceKind;
+  return taxable && position === 'debitor' ? 'INVOICE_KIND_QUALIFIED' : 'INVOICE_KIND_NOT_TARGET';
+}
+
+function readSide(
+  store: MfStore,
+  raw: unknown,
+  path: string,
+  position: 'debitor' | 'creditor',
+  rules: InvoiceRules,
+): StoredSide {
   const body = requireObject(raw, path);
   if (body.value === undefined || body.value === null) throw missingKey(`${path}.value`);
   const value = body.value;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
     throw invalidBody(`${path}.value must be a non-negative integer (tax-inclusive yen).`);
   }
-  return readSideRefs(store, body, `${path}.`, value);
+  return readSideRefs(store, body, `${path}.`, value, position, rules);
 }
 
-function readBranch(store: MfStore, raw: unknown, path: string): StoredBranch {
+function readBranch(store: MfStore, raw: unknown, path: string, rules: InvoiceRules): StoredBranch {
   const body = requireObject(raw, path);
   const remark = optionalText(body, 'remark', `${path}.remark`, MAX_REMARK, Messages.remarkTooLong);
   if (
@@ -169,8 +235,8 @@ function readBranch(store: MfStore, raw: unknown, path: string): StoredBranch {
   ) {
     throw invalidBody(Messages.creditorAndDebitor);
   }
-  const debitor = readSide(store, body.debitor, `${path}.debitor`);
-  const creditor = readSide(store, body.creditor, `${path}.creditor`);
+  const debitor = readSide(store, body.debitor, `${path}.debitor`, 'debitor', rules);
+  const creditor = readSide(store, body.creditor, `${path}.creditor`, 'creditor', rules);
   if (debitor.value !== creditor.value) throw invalidBody(Messages.branchUnbalanced);
   return { remark, debitor, creditor };
 }
@@ -185,7 +251,11 @@ export interface JournalFields {
 }
 
 /** Reads the `{journal: {...}}` body of POST /journals and PUT /journals/{id}. */
-export function readJournalBody(store: MfStore, body: unknown): JournalFields {
+export function readJournalBody(
+  store: MfStore,
+  body: unknown,
+  rules: InvoiceRules = DOCUMENT_INVOICE_RULES,
+): JournalFields {
   const root = requireObject(body, 'body');
   const journal = requireObject(root.journal, 'journal');
   for (const key of ['transaction_date', 'journal_type', 'branches']) {
@@ -201,7 +271,7 @@ export function readJournalBody(store: MfStore, body: unknown): JournalFields {
   if (rawBranches.length < 1 || rawBranches.length > MAX_BRANCHES) throw invalidBody(Messages.branchCount);
   const memo = optionalText(journal, 'memo', 'journal.memo', MAX_MEMO, Messages.memoTooLong);
   const tags = readTags(journal, 'journal.tags');
-  const branches = rawBranches.map((branch, i) => readBranch(store, branch, `journal.branches[${i}]`));
+  const branches = rawBranches.map((branch, i) => readBranch(store, branch, `journal.branches[${i}]`, rules));
   return {
     transaction_date: period.date,
     term_period: period.fiscal_year,

@@ -5,16 +5,18 @@ import type { MfStore } from './store';
 import type { InvoiceKind, Journal, JournalRecord, JournalSide, StoredSide, Tax } from './types';
 
 /**
- * Tax contained in a tax-inclusive amount, rounded down. For 80%/50% 経過措置 MF recomputes the
- * deductible tax [O S6]; we model that as the same share of the full tax [I].
+ * Tax contained in a tax-inclusive amount, rounded down. For the 経過措置 kinds (80/70/50/30 %) MF
+ * recomputes the deductible tax [O S6]; we model that as the same share of the full tax, and none for
+ * UNQUALIFIED [I].
  */
 export function includedTax(gross: number, tax: Tax | undefined, invoiceKind: InvoiceKind): number {
   const rate = tax?.tax_rate ?? 0;
   if (!rate) return 0;
   const permille = Math.round(rate * 1000);
   const full = Math.floor((gross * permille) / (1000 + permille));
-  if (invoiceKind === 'INVOICE_KIND_UNQUALIFIED_80') return Math.floor((full * 80) / 100);
-  if (invoiceKind === 'INVOICE_KIND_UNQUALIFIED_50') return Math.floor((full * 50) / 100);
+  const share = /^INVOICE_KIND_UNQUALIFIED_(\d+)$/.exec(invoiceKind);
+  if (share) return Math.floor((full * Number(share[1])) / 100);
+  if (invoiceKind === 'INVOICE_KIND_UNQUALIFIED') return 0;
   return full;
 }
 

@@ -65,7 +65,15 @@ export function journalize(ctx: ApiContext): HttpResponse {
     throw notJournalizable(ctx, Messages.alreadyJournalized);
   }
   const period = readDateInPeriod(store, body.transaction_date ?? tx.date, 'transaction_date');
-  const counter = readSideRefs(store, body, '', tx.value);
+  // The flat body's invoice_kind is the counter side's: the debit of a payment, the credit of a deposit.
+  const counter = readSideRefs(
+    store,
+    body,
+    '',
+    tx.value,
+    tx.side === 'EXPENSE' ? 'debitor' : 'creditor',
+    ctx.settings,
+  );
   const bank = bankSide(store, tx);
   const remark = optionalText(body, 'remark', 'remark', MAX_REMARK, Messages.remarkTooLong) ?? tx.content;
   const memo = optionalText(body, 'memo', 'memo', MAX_MEMO, Messages.memoTooLong);

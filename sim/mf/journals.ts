@@ -83,7 +83,7 @@ export function listJournals(ctx: ApiContext): HttpResponse {
 export function createJournal(ctx: ApiContext): HttpResponse {
   ctx.query.allowOnly(['office_code']);
   const { store } = ctx;
-  const fields = readJournalBody(store, ctx.body());
+  const fields = readJournalBody(store, ctx.body(), ctx.settings);
   const now = ctx.timestamp();
   const record: JournalRecord = {
     ...fields,
@@ -120,7 +120,7 @@ export function getJournal(ctx: ApiContext): HttpResponse {
 export function updateJournal(ctx: ApiContext): HttpResponse {
   ctx.query.allowOnly(['office_code']);
   const existing = journalFromPath(ctx);
-  const fields = readJournalBody(ctx.store, ctx.body());
+  const fields = readJournalBody(ctx.store, ctx.body(), ctx.settings);
   if (fields.term_period !== existing.term_period) throw invalidBody(Messages.movedTerm);
   const updated: JournalRecord = { ...existing, ...fields, update_time: ctx.timestamp() };
   ctx.store.replaceJournal(updated);

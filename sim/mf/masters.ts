@@ -27,7 +27,9 @@ export function getAccessibleOffices(ctx: ApiContext): HttpResponse {
 
 export function getTermSettings(ctx: ApiContext): HttpResponse {
   ctx.query.allowOnly([OFFICE_CODE]);
-  return jsonResponse(200, { term_settings: ctx.store.termSettings });
+  return jsonResponse(200, {
+    term_settings: ctx.store.termSettings.map((t) => ({ ...t, tax_method: ctx.settings.taxMethod })),
+  });
 }
 
 export function getAccounts(ctx: ApiContext): HttpResponse {

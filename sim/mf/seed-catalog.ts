@@ -120,13 +120,22 @@ export const ACCOUNTS: readonly AccountSpec[] = [
   },
 ];
 
+// Registration numbers carry a valid check digit (MF checks a number against the NTA's data when it is
+// entered [O], so a number MF holds is well formed). 鈴木デザイン is not a registered invoice issuer: its
+// 外注費 lines are the seeded purchases from an unregistered seller (issue 27).
 export const TRADE_PARTNERS: readonly TradePartner[] = [
-  partner('000001', '株式会社山田商事', '4010001000011', 'やまだしょうじ'),
-  partner('000002', '有限会社佐藤工業', '5010002000022', 'さとうこうぎょう'),
-  partner('000003', '合同会社鈴木デザイン', '6010003000033', 'すずきでざいん'),
-  partner('000004', '株式会社福岡不動産', '7290001000044', 'ふくおかふどうさん'),
-  partner('000005', '東京電力エナジーパートナー株式会社', '8010001000055', 'とうきょうでんりょく'),
-  partner('000006', '株式会社田中物産', '9010001000066', 'たなかぶっさん', false),
+  partner('000001', '株式会社山田商事', '4010001000011', 'やまだしょうじ', 'T4010001000011'),
+  partner('000002', '有限会社佐藤工業', '5010002000022', 'さとうこうぎょう', 'T9010002000022'),
+  partner('000003', '合同会社鈴木デザイン', '6010003000033', 'すずきでざいん', null),
+  partner('000004', '株式会社福岡不動産', '7290001000044', 'ふくおかふどうさん', 'T1290001000044'),
+  partner(
+    '000005',
+    '東京電力エナジーパートナー株式会社',
+    '8010001000055',
+    'とうきょうでんりょく',
+    'T1010001000055',
+  ),
+  partner('000006', '株式会社田中物産', '9010001000066', 'たなかぶっさん', 'T7010001000066', false),
 ];
 
 function partner(
@@ -134,13 +143,14 @@ function partner(
   name: string,
   corporate: string,
   reading: string,
+  registration: string | null,
   available = true,
 ): TradePartner {
   return {
     code,
     name,
     available,
-    invoice_registration_number: `T${corporate}`,
+    invoice_registration_number: registration,
     corporate_number: corporate,
     search_key: reading,
   };

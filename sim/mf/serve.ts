@@ -26,13 +26,30 @@ async function main(): Promise<void> {
       fault: { type: 'string', multiple: true },
       receivables: { type: 'boolean' },
       duplicates: { type: 'boolean' },
+      // invoice_kind values a write takes (issue 27): document (default) or mcp (70/50/30 too).
+      'invoice-kinds': { type: 'string' },
+      // Adds a 2026-10-15 payment to 合同会社鈴木デザイン (not a registered issuer, the demo's 70 % journal)
+      // and a 2026-10-20 electricity bill (a registered issuer's 登録番号 in MF's 取引先).
+      'invoice-demo': { type: 'boolean' },
     },
     strict: true,
   });
   const port = integerOption(values.port, 'port', 0);
   const seed = integerOption(values.seed, 'seed', 1);
-  const mf = new FakeMf({ seed, receivables: values.receivables === true });
+  const kinds = values['invoice-kinds'];
+  if (kinds !== undefined && kinds !== 'document' && kinds !== 'mcp')
+    throw new Error(`--invoice-kinds must be document or mcp, not ${kinds}`);
+  const mf = new FakeMf({
+    seed,
+    receivables: values.receivables === true,
+    ...(kinds ? { invoiceKindsOnWrite: kinds } : {}),
+  });
   if (values.duplicates) plantDemoDuplicates(mf);
+  if (values['invoice-demo'])
+    mf.addTransactions([
+      { date: '2026-10-15', value: 165_000, side: 'EXPENSE', content: 'ﾌﾘｺﾐ ﾄﾞ)ｽｽﾞｷﾃﾞｻﾞｲﾝ' },
+      { date: '2026-10-20', value: 13_210, side: 'EXPENSE', content: 'ﾃﾞﾝｷﾀﾞｲ' },
+    ]);
   for (const spec of values.fault ?? []) {
     const [kind, times] = spec.split(':');
     // Faults from the CLI hit journal creation, where an unknown outcome matters.

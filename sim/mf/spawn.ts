@@ -14,7 +14,14 @@ export interface SpawnedFakeMf {
 
 /** Starts `sim/mf/serve.ts` on a free loopback port and resolves once it has printed its URL line. */
 export function spawnFakeMf(
-  options: { seed?: number; faults?: string[]; receivables?: boolean; duplicates?: boolean } = {},
+  options: {
+    seed?: number;
+    faults?: string[];
+    receivables?: boolean;
+    duplicates?: boolean;
+    invoiceKinds?: 'document' | 'mcp';
+    invoiceDemo?: boolean;
+  } = {},
 ): Promise<SpawnedFakeMf> {
   const child = spawn(
     process.execPath,
@@ -29,6 +36,8 @@ export function spawnFakeMf(
       ...(options.faults ?? []).flatMap((f) => ['--fault', f]),
       ...(options.receivables ? ['--receivables'] : []),
       ...(options.duplicates ? ['--duplicates'] : []),
+      ...(options.invoiceKinds ? ['--invoice-kinds', options.invoiceKinds] : []),
+      ...(options.invoiceDemo ? ['--invoice-demo'] : []),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

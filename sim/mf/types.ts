@@ -40,7 +40,10 @@ export type InvoiceKind =
   | 'INVOICE_KIND_NOT_TARGET'
   | 'INVOICE_KIND_QUALIFIED'
   | 'INVOICE_KIND_UNQUALIFIED_80'
+  // Not in the document's read enum: written where MF takes them (invoiceKindsOnWrite 'mcp', issue 27).
+  | 'INVOICE_KIND_UNQUALIFIED_70'
   | 'INVOICE_KIND_UNQUALIFIED_50'
+  | 'INVOICE_KIND_UNQUALIFIED_30'
   | 'INVOICE_KIND_UNQUALIFIED';
 export type AccountGroup = 'NONE' | 'ASSET' | 'LIABILITY' | 'CAPITAL' | 'REVENUE' | 'EXPENSE';
 export type FinancialStatementType =

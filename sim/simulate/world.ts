@@ -176,6 +176,8 @@ export function createWorld(o: WorldOptions): SimWorld {
     transactionIdForm: mfWorld.transactionIdForm,
     tagsOnJournalize: mfWorld.tagsOnJournalize,
     listingLagMs: mfWorld.lagMinutes * MINUTE,
+    // The simulation's people do not judge インボイス区分 (issue 27): a 簡易課税 office, for which it changes nothing.
+    taxMethod: 'SIMPLE',
   });
   const view = new MfView(mf, now);
   for (const host of MF_HOSTS) world.fetch.route(host, (req) => view.handle(req));

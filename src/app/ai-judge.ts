@@ -21,6 +21,7 @@ import {
   DEFAULT_MODEL,
   readAiResponse,
 } from '../core/ai/providers';
+import type { InvoiceJudging } from '../core/classify';
 import { applyChanges, indexByKey, type LedgerRow, type RowChange } from '../core/ledger';
 import type { Masters } from '../core/masters';
 import { HttpNotSentError, HttpTransportError, underLock } from '../core/ports';
@@ -103,6 +104,7 @@ export function judgeClaimed(
   settings: Settings,
   masters: Masters,
   claim: AiClaim,
+  invoice?: InvoiceJudging,
 ): AiJudgeSummary {
   toast(ctx.fromTrigger, `AIに判定を依頼しています（${claim.candidates.length} 件）…`);
   const http = urlFetchPort();
@@ -111,6 +113,7 @@ export function judgeClaimed(
     model: config.model,
     threshold: settings.aiThreshold,
     autoApprove: settings.aiAutoApprove,
+    ...(invoice ? { invoice } : {}),
   };
   const secret = (text: string) => redactSecrets(text, [config.apiKey]);
   const outcomes = new Map<string, AiOutcome>();

@@ -1,7 +1,8 @@
 /**
  * classifyPending(): pending 操作 first, then the ルール sheet on 未判定 rows (DESIGN §1 判定).
  */
-import { classifyRows } from '../core/classify';
+import { classifyRows, type InvoiceJudging } from '../core/classify';
+import { parseInvoiceDefaults } from '../core/invoice-judge';
 import { applyChanges, type LedgerTable, merge, type RowChange } from '../core/ledger';
 import { applyOperations } from '../core/operations';
 import { parseRules } from '../core/rules';
@@ -10,7 +11,7 @@ import { SETTING_NEEDS } from '../core/settings';
 import { type NarrowLedger, narrowLedger, scanColumns } from '../gas/ledger-scan';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
-import { readMasters, readRuleValues } from '../gas/settings-sheet';
+import { readInvoicePartnerValues, readMasters, readRuleValues } from '../gas/settings-sheet';
 import { aiConfig, claimForAi, judgeClaimed } from './ai-judge';
 import { preflight, settingsFor } from './preflight';
 import { suggestDeposits } from './receivables';
@@ -60,7 +61,16 @@ export function runClassify(ctx: RunContext): RunResult {
   const { rules, problems } = parseRules(readRuleValues());
   const masters = readMasters();
   const ai = aiConfig(settings);
-  const messages = [...problems.map((p) => p.message), ...ai.messages, ...notes];
+  // インボイス区分 (issue 27): the 区分 people keep per 取引先, the 特例 and whether 未判定 waits.
+  const kept = parseInvoiceDefaults(readInvoicePartnerValues());
+  const invoice: InvoiceJudging = {
+    masters,
+    defaults: kept.defaults,
+    special: settings.specialRule,
+    smallAmount: settings.smallAmountRule,
+    holdUndecided: settings.holdUndecidedInvoice,
+  };
+  const messages = [...problems.map((p) => p.message), ...kept.problems, ...ai.messages, ...notes];
   const sheet = ledgerSheet();
   const done = underScriptLock(() => {
     const now = new Date().toISOString();
@@ -70,7 +80,10 @@ export function runClassify(ctx: RunContext): RunResult {
     const ops = applyOperations(table.rows, masters, ctx.who, now);
     const after = applyChanges(table, ops);
     // With AI on, rows no rule matched stay 未判定 and are claimed for the AI step below.
-    const ruled = classifyRows(after.rows, rules, masters, now, { keepUnmatched: ai.config !== null });
+    const ruled = classifyRows(after.rows, rules, masters, now, {
+      keepUnmatched: ai.config !== null,
+      invoice,
+    });
     // Deposits no rule decided may settle an open 売掛金 (売掛金チェック); they then skip the AI.
     const deposits = suggestDeposits(applyChanges(after, ruled).rows, ruled, masters, settings, now);
     const decisions = merge([...ruled, ...deposits]);
@@ -117,7 +130,7 @@ export function runClassify(ctx: RunContext): RunResult {
   // The lock is released here: the AI requests run outside it (ai-judge.ts).
   const judged =
     ai.config && aiClaim && aiClaim.candidates.length > 0
-      ? judgeClaimed(ctx, ai.config, settings, masters, aiClaim)
+      ? judgeClaimed(ctx, ai.config, settings, masters, aiClaim, invoice)
       : null;
   const { table, changes, narrow } = done.value;
   messages.push(

@@ -6,6 +6,7 @@
 import { csvDryRunWarnings } from '../core/csv/warnings';
 import { type DryRunPlan, planDryRun } from '../core/dry-run';
 import { scriptJson } from '../core/html';
+import { invoicePolicy } from '../core/invoice';
 import type { KichoJournalsInMf } from '../core/lost-ledger';
 import { mfBehaviourWarnings } from '../core/mf-behaviour';
 import type { RuleFinding } from '../core/rules/diagnostics';
@@ -20,6 +21,7 @@ import { connectionMode, mfClient, officeRefusal } from '../gas/mf-connection';
 import {
   lastImportWindow,
   lastLedgerRows,
+  readInvoiceKinds,
   readMfBehaviour,
   readSelfTest,
   recordDryRun,
@@ -63,6 +65,7 @@ export function computeDryRun(ctx: RunContext): {
     // With rows archived, MF's journals are theirs too: an empty 台帳 is judged by the count alone.
     taggedJournalsInMf:
       table.rows.length === 0 && archivedRows() === 0 ? taggedJournals(window.start, window.end) : null,
+    invoice: invoicePolicy(settings, readInvoiceKinds()),
   });
   plan.warnings.push(...csvDryRunWarnings(table.rows, readSources(), masters));
   // The dry run shows what 登録 would do: with another office connected, it would send nothing.
@@ -171,8 +174,12 @@ export function runDryRun(ctx: RunContext): RunResult {
     }
   }
   const c = plan.counts;
+  const invoice = Object.entries(plan.invoiceCounts);
   const messages = [
     `送信予定 ${c.送信予定} 件、照合待ち ${c.照合待ち} 件、要確認 ${c.要確認} 件、失敗 ${c.失敗} 件。`,
+    ...(invoice.length > 0
+      ? [`インボイス区分: ${invoice.map(([label, n]) => `${label} ${n} 件`).join('、')}。`]
+      : []),
     ...plan.warnings,
     ...settingsProblems,
     ...rules.map((f) => `ルール ${f.rowNumber}行目: ${f.message}`),
@@ -181,6 +188,7 @@ export function runDryRun(ctx: RunContext): RunResult {
     count: c.送信予定,
     messages,
     counts: plan.counts,
+    invoiceCounts: plan.invoiceCounts,
     warnings: plan.warnings,
     toSend: plan.toSend,
     ruleFindings: rules,

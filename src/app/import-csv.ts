@@ -7,16 +7,28 @@
 import { isArchived } from '../core/archive';
 import { balanceBreaks, monthEndBalances } from '../core/csv/balances';
 import { charsetLabel } from '../core/csv/encoding';
-import { type CsvReading, describeProblem, overlapWarning, planCsvIntake, readCsv } from '../core/csv/intake';
-import { type LayoutChoice, PRESETS } from '../core/csv/layouts';
+import {
+  type CsvLine,
+  type CsvReading,
+  describeProblem,
+  overlapWarning,
+  planCsvIntake,
+  readCsv,
+  sideChangedMessages,
+  skippedSummary,
+} from '../core/csv/intake';
+import { type LayoutChoice, layoutOptions, type ResolvedLayout } from '../core/csv/layouts';
+import { parseSavedLayout, savedLayoutProblem, savedLayoutText } from '../core/csv/saved-layout';
 import {
   type CsvSource,
   doubleCountWarnings,
   findSource,
+  newCardSource,
   newSource,
   sourceNameProblem,
 } from '../core/csv/sources';
 import { journalIdsByRemoteTag } from '../core/keys';
+import type { Masters } from '../core/masters';
 import { MF_BEHAVIOUR_MSG } from '../core/mf-behaviour';
 import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
@@ -29,7 +41,7 @@ import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import { readMfBehaviour, readSelfTest, recordLedgerRows } from '../gas/run-state';
 import { readMasters, readSettings } from '../gas/settings-sheet';
-import { appendSource, readSources } from '../gas/sources-sheet';
+import { appendSource, readSources, saveSourceLayout } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
 import { recordStatementBalances } from './balances';
 import { watchDoneRows } from './done-rows';
@@ -41,8 +53,48 @@ const ACTION = 'CSVの取込';
 /** Lines shown in the dialog's preview table (every bad line is shown, whatever its count). */
 const PREVIEW_LINES = 10;
 
-function newSourceMessage(name: string): string {
-  return `取込元「${name}」を新しく追加しました（勘定科目 普通預金）。カードなら シート「取込元」で 未払金 などに直してください。`;
+function accountText(s: CsvSource): string {
+  return s.補助科目 ? `${s.勘定科目} / ${s.補助科目}` : s.勘定科目;
+}
+
+function newSourceMessage(s: CsvSource, layout: ResolvedLayout | null): string {
+  if (layout?.family === 'card')
+    return `取込元「${s.name}」を新しく追加しました（${layout.name}の明細なので、勘定科目 ${accountText(s)}）。違っていれば シート「取込元」で直してください。`;
+  return `取込元「${s.name}」を新しく追加しました（勘定科目 ${accountText(s)}）。カードなら シート「取込元」で 未払金 などに直してください。`;
+}
+
+/** The 取込元 a first import of this file adds: a card layout's gets the card's account (issue 26). */
+function sourceFor(name: string, layout: ResolvedLayout | null, masters: Masters): CsvSource {
+  return layout?.family === 'card' ? newCardSource(name, layout.name, masters) : newSource(name);
+}
+
+/** 「三菱UFJ銀行の明細として読みました（7 行）」 */
+function foundMessage(layout: ResolvedLayout | null, read: number, saved: boolean): string {
+  if (!layout) return '';
+  const where = saved ? '（取込元に保存した形式）' : '';
+  if (layout.family) return `${layout.name}の明細として読みました${where}（${read} 行）。`;
+  return `列の並び「${layout.name}」で読みました${where}（${read} 行）。`;
+}
+
+/**
+ * The layout to read with: the dialog's choice; with none (自動判定), the 取込元's saved format; else
+ * detection. A saved format that cannot be read stops the import and names its cell (never a default).
+ */
+function effectiveChoice(
+  choice: LayoutChoice | undefined,
+  source: CsvSource | undefined,
+): { ok: true; choice: LayoutChoice | undefined; saved: boolean } | { ok: false; reason: string } {
+  const auto = !choice || choice.preset === undefined || choice.preset === 'auto';
+  if (!auto || !source) return { ok: true, choice, saved: false };
+  const saved = parseSavedLayout(source.取込形式);
+  if (saved === null) return { ok: true, choice, saved: false };
+  if (!saved.ok) return { ok: false, reason: savedLayoutProblem(source.name, source.row ?? 0, saved.reason) };
+  return { ok: true, choice: saved.choice, saved: true };
+}
+
+/** A line is imported when its key, or one of its one-column keys (a description joined since), is there. */
+function archived(index: ReturnType<typeof readIndexForLookup>, l: CsvLine): boolean {
+  return isArchived(index, l.key) || (l.aliases ?? []).some((a) => isArchived(index, a));
 }
 
 /** The spelling already on 取込元 (keys and 口座 use it) and its row, or the typed name trimmed. */
@@ -96,23 +148,30 @@ export function runImportCsv(
   if (nameProblem) return { ok: false, count: 0, messages: [nameProblem] };
   if (typeof text !== 'string' || text.trim() === '')
     return { ok: false, count: 0, messages: ['CSVが空です。ファイルを選び直してください。'] };
-  const { name } = canonicalName(String(sourceName));
-  const reading = readCsv(text, name, choiceOf(layout), today());
-  if (reading.fatal) return { ok: false, count: 0, messages: [reading.fatal] };
+  const { name, source: known } = canonicalName(String(sourceName));
+  const asked = choiceOf(layout);
+  const effective = effectiveChoice(asked, known);
+  if (!effective.ok) return { ok: false, count: 0, messages: [effective.reason] };
+  const reading = readCsv(text, name, effective.choice, today());
+  if (reading.fatal)
+    return { ok: false, count: 0, messages: [reading.fatal], candidates: reading.candidates };
+  const masters = readMasters();
 
   const messages: string[] = [];
   const tagged = journalsByTag(reading, client, messages);
+  const keep = asked?.save === true && reading.layout ? savedLayoutText(reading.layout) : null;
   const done = underScriptLock(() => {
     // Re-read under the lock: two imports of a new source must add it once.
     const listed = findSource(readSources(), name);
-    const source = listed ?? newSource(name);
+    const source = listed ?? sourceFor(name, reading.layout, masters);
     const added = !listed;
-    if (added) appendSource(source);
+    if (added) appendSource({ ...source, 取込形式: keep ?? '' });
+    else if (keep !== null) saveSourceLayout(source.name, keep);
     const table = readLedger();
     const gone = watchDoneRows(table);
     // CSV lines whose rows moved to 台帳アーカイブ count as imported (one read of the key index).
     const index = readIndexForLookup();
-    const lines = reading.lines.filter((l) => !isArchived(index, l.key));
+    const lines = reading.lines.filter((l) => !archived(index, l));
     const plan = planCsvIntake(table, lines, name, new Date().toISOString(), tagged);
     plan.already += reading.lines.length - lines.length;
     const keys = restoreKeys(table, plan.keyRestores);
@@ -139,7 +198,19 @@ export function runImportCsv(
     `取込元「${name}」のCSVから ${reading.lines.length} 件を読み、${written} 件を台帳に追加しました` +
       (plan.already > 0 ? `（${plan.already} 件は取込済み）` : '') +
       `。読めなかった行 ${reading.problems.length} 件。`,
+    foundMessage(reading.layout, reading.lines.length, effective.saved),
   );
+  const skipped = skippedSummary(reading.skipped);
+  if (skipped) messages.push(skipped);
+  if (keep !== null) {
+    // Read back (DESIGN §9.7): say it was kept only when the cell holds it.
+    const kept = findSource(readSources(), name)?.取込形式 === keep;
+    messages.push(
+      kept
+        ? `この形式（${keep}）を取込元「${name}」に保存しました（シート「取込元」の「取込形式」）。次からこの取込元のファイルは列を指定せずに読めます。`
+        : `この形式を取込元「${name}」に保存できませんでした。シート「取込元」に見出し「取込形式」があるか確かめ、メニュー「記帳 > 初期設定」を実行してからもう一度保存してください。`,
+    );
+  }
   if (gone) messages.push(gone);
   if (restored > 0)
     messages.push(
@@ -149,14 +220,15 @@ export function runImportCsv(
     messages.unshift(
       `台帳に ${plan.newRows.length} 件を書き込みましたが、読み直すと ${written} 件しかありません。台帳の見出し（1 行目）が変わっていないか確かめ、メニュー「記帳 > 初期設定」を実行してから、もう一度取り込んでください。`,
     );
+  messages.push(...sideChangedMessages(plan.sideChanged));
   if (plan.alreadyInMf > 0)
     messages.push(
       `${plan.alreadyInMf} 件はMFに仕訳が既にあったため「完了」として追加しました（二度は登録しません）。`,
     );
-  if (added) messages.push(newSourceMessage(name));
+  if (added) messages.push(newSourceMessage(source, reading.layout));
   const overlap = overlapWarning(name, plan.overlapDates);
   if (overlap) messages.push(overlap);
-  messages.push(...doubleCountWarnings([source], readMasters()));
+  messages.push(...doubleCountWarnings([source], masters));
   messages.push(...reading.problems.map(describeProblem));
   messages.push(...reading.notices.map(describeProblem));
   // A break in the running balance points at a missing or a duplicated line (issue 16).
@@ -175,6 +247,7 @@ export function runImportCsv(
     alreadyInMf: plan.alreadyInMf,
     overlapDates: plan.overlapDates,
     layout: reading.layout?.name ?? '',
+    skipped: reading.skipped.length,
     balanceBreaks: breaks.map(({ line, previousLine, kind, expected, actual }) => ({
       line,
       previousLine,
@@ -199,10 +272,13 @@ export function openCsvImport(): void {
 }
 
 /** What the dialog needs to start: the sources already listed and the layout presets. */
-export function csvDialogInit(): { sources: string[]; presets: { id: string; name: string }[] } {
+export function csvDialogInit(): {
+  sources: string[];
+  presets: { id: string; name: string; group: string }[];
+} {
   return {
     sources: readSources().map((s) => s.name),
-    presets: PRESETS.map((p) => ({ id: p.id, name: p.name })),
+    presets: layoutOptions(),
   };
 }
 
@@ -211,6 +287,14 @@ export interface CsvPreview {
   charset: string;
   layout: string;
   layoutKind: string;
+  /** 「三菱UFJ銀行の明細として読みました（7 行）」, '' when nothing was read. */
+  found: string;
+  /** The layout's lines skipped, in one sentence (null: none). */
+  skipped: string | null;
+  /** Two named layouts fit: the person picks one of these in 「列の並び」. */
+  candidates: { id: string; name: string }[];
+  /** What 「この形式を保存」 would keep in 取込元's 取込形式 cell. */
+  savable: string | null;
   header: string[];
   lines: { line: number; date: string; side: string; amount: number; description: string }[];
   total: number;
@@ -219,12 +303,16 @@ export interface CsvPreview {
   fatal: string | null;
 }
 
-function previewOf(reading: CsvReading, charset: string, warnings: string[]): CsvPreview {
+function previewOf(reading: CsvReading, charset: string, warnings: string[], saved = false): CsvPreview {
   return {
     ok: reading.fatal === null,
     charset,
     layout: reading.layout?.name ?? '',
     layoutKind: reading.layout?.kind ?? '',
+    found: reading.fatal === null ? foundMessage(reading.layout, reading.lines.length, saved) : '',
+    skipped: skippedSummary(reading.skipped),
+    candidates: reading.candidates,
+    savable: reading.layout && reading.fatal === null ? savedLayoutText(reading.layout) : null,
     header: reading.header,
     lines: reading.lines.slice(0, PREVIEW_LINES).map(({ key: _key, ...l }) => l),
     total: reading.lines.length,
@@ -243,23 +331,31 @@ export function csvPreview(base64: string, sourceName: string, layout?: unknown)
   const typed = String(sourceName ?? '');
   const problem = sourceNameProblem(typed);
   const { name, source: listed } = problem ? { name: '', source: undefined } : canonicalName(typed);
-  const reading = readCsv(text, name, choiceOf(layout), today());
+  const effective = effectiveChoice(choiceOf(layout), listed);
+  if (!effective.ok)
+    return previewOf({ ...readCsv('', ''), fatal: effective.reason }, charsetLabel(charset), []);
+  const reading = readCsv(text, name, effective.choice, today());
   const warnings: string[] = [];
   if (problem) warnings.push(problem);
   else {
+    const masters = readMasters();
+    const source = listed ?? sourceFor(name, reading.layout, masters);
     if (!listed)
-      warnings.push(`取込元「${name}」はまだありません。取り込むと 勘定科目 普通預金 で追加します。`);
-    warnings.push(...doubleCountWarnings([listed ?? newSource(name)], readMasters()));
+      warnings.push(
+        `取込元「${name}」はまだありません。取り込むと 勘定科目 ${accountText(source)} で追加します。`,
+      );
+    warnings.push(...doubleCountWarnings([source], masters));
     const index = readIndexForLookup();
-    const lines = reading.lines.filter((l) => !isArchived(index, l.key));
+    const lines = reading.lines.filter((l) => !archived(index, l));
     const plan = planCsvIntake(readLedger(), lines, name, '');
     plan.already += reading.lines.length - lines.length;
     const overlap = overlapWarning(name, plan.overlapDates);
     if (overlap) warnings.push(overlap);
     if (plan.already > 0) warnings.push(`${plan.already} 件は取込済みなので追加しません。`);
+    warnings.push(...sideChangedMessages(plan.sideChanged));
   }
   warnings.push(...balanceBreaks(reading.lines).map((b) => b.message));
-  return previewOf(reading, charsetLabel(charset), warnings);
+  return previewOf(reading, charsetLabel(charset), warnings, effective.saved);
 }
 
 /** The dialog's import: the same file bytes, decoded the same way, then importCsv's work. */

@@ -2,6 +2,7 @@
 import type { Masters } from '../core/masters';
 import { readMasters, writeMasters } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
+import { MfAuthError } from '../mf/errors';
 
 const ONE_DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -12,7 +13,13 @@ export function fetchMasters(client: MfClient, now: string): Masters {
       id: a.id,
       name: a.name,
       available: a.available,
-      subAccounts: a.sub_accounts.map((s) => ({ id: s.id, name: s.name })),
+      taxId: a.tax_id ?? null,
+      subAccounts: a.sub_accounts.map((s) => ({
+        id: s.id,
+        name: s.name,
+        // A sub-account without its own tax uses its account's, as MF does when tax_id is left out.
+        taxId: s.tax_id ?? a.tax_id ?? null,
+      })),
     })),
     taxes: client.taxes().map((t) => ({ id: t.id, name: t.name, available: t.available })),
     partners: client.tradePartners().map((p) => ({
@@ -20,6 +27,7 @@ export function fetchMasters(client: MfClient, now: string): Masters {
       name: p.name,
       available: p.available,
       ...(p.search_key ? { reading: p.search_key } : {}),
+      ...(p.invoice_registration_number ? { registrationNumber: p.invoice_registration_number } : {}),
     })),
     connectedAccounts: client.connectedAccounts().map((c) => ({
       id: c.id,
@@ -37,8 +45,26 @@ export function fetchMasters(client: MfClient, now: string): Masters {
     periods: client
       .periods()
       .map((p) => ({ start: p.start_date, end: p.end_date, fiscalYear: p.fiscal_year })),
+    ...taxMethods(client),
     fetchedAt: now,
   };
+}
+
+/**
+ * 課税形式 per fiscal year, for the offices whose インボイス区分 changes nothing (免税, 簡易課税). A failed read
+ * leaves it unknown: every purchase is then judged (asking too much, never too little).
+ */
+function taxMethods(client: MfClient): Pick<Masters, 'taxMethods'> {
+  try {
+    return {
+      taxMethods: client
+        .termSettings()
+        .map((t) => ({ start: t.start_date, end: t.end_date, method: t.tax_method })),
+    };
+  } catch (e) {
+    if (e instanceof MfAuthError) throw e;
+    return {};
+  }
 }
 
 /** The sheet's マスタ, refreshed from MF first when it is empty or older than a day. */

@@ -5,6 +5,14 @@
 import { type CsvSource, csvJournalRequest, findSource } from '../core/csv/sources';
 import { isEvtKey } from '../core/events';
 import { fingerprint } from '../core/fingerprint';
+import {
+  DEFAULT_INVOICE_POLICY,
+  INVOICE_MSG,
+  type InvoiceKind,
+  type InvoicePolicy,
+  invoiceForSend,
+  isUndocumentedWrite,
+} from '../core/invoice';
 import { journalizeRequest } from '../core/journal-request';
 import { checkedKey, keyProblem } from '../core/key-check';
 import { isCsvKey, isMfKey, type LedgerKey, remoteTag } from '../core/keys';
@@ -60,15 +68,51 @@ function afterRefusal(
   return refused;
 }
 
-function toResult(outcome: SendOutcome, print: string, client: MfClient, record: LedgerRecord): SendResult {
+function toResult(
+  outcome: SendOutcome,
+  print: string,
+  client: MfClient,
+  record: LedgerRecord,
+  invoice: InvoiceChoice,
+): SendResult {
   switch (outcome.kind) {
     case 'created':
-      return { kind: 'created', journalId: outcome.journalId, fingerprint: print };
+      return { kind: 'created', journalId: outcome.journalId, fingerprint: print, ...invoice.note };
     case 'rejected':
-      return afterRefusal(client, record, print, outcome);
+      return withInvoiceHint(afterRefusal(client, record, print, outcome), invoice.kind);
     default:
       return outcome;
   }
+}
+
+/** What a row's journal carries for インボイス区分, or the result that stops it before anything is built. */
+interface InvoiceChoice {
+  kind?: InvoiceKind;
+  /** A note for the 完了 row's メモ (sent without its 区分 because a person chose so). */
+  note?: { note: string };
+  stop?: SendResult;
+}
+
+function invoiceChoice(record: LedgerRecord, masters: Masters, policy: InvoicePolicy): InvoiceChoice {
+  const decided = invoiceForSend(record, masters, policy);
+  switch (decided.kind) {
+    case 'send':
+      return { kind: decided.invoiceKind };
+    case 'omit':
+      return {};
+    case 'omit-undecided':
+      return { note: { note: decided.note } };
+    case 'hold':
+      return { stop: { kind: 'invalid', problems: [decided.problem] } };
+    case 'refused':
+      return { stop: { kind: 'stopped', reason: decided.problem } };
+  }
+}
+
+/** MF refused a journal carrying a kind its document does not list: say that this may be why. */
+function withInvoiceHint(result: SendResult, kind: InvoiceKind | undefined): SendResult {
+  if (result.kind !== 'rejected' || kind === undefined || !isUndocumentedWrite(kind)) return result;
+  return { ...result, explanation: `${result.explanation ?? ''} ${INVOICE_MSG.refusedOnSend(kind)}`.trim() };
 }
 
 /** DESIGN §5: a row dated outside every accounting period is not sent; null when it may be sent. */
@@ -92,15 +136,23 @@ function sendCsv(
   sources: readonly CsvSource[],
   c: Claimed,
   key: LedgerKey,
+  invoice: InvoiceChoice,
 ): SendResult {
-  const built = csvJournalRequest(c.record, findSource(sources, c.record.口座), masters, remoteTag(key));
+  if (invoice.stop) return invoice.stop;
+  const built = csvJournalRequest(
+    c.record,
+    findSource(sources, c.record.口座),
+    masters,
+    remoteTag(key),
+    invoice.kind,
+  );
   if (!built.ok) return { kind: 'invalid', problems: built.problems };
   const print = fingerprint(c.record);
   try {
     const outcome = client.createJournal(built.request);
     if (outcome.kind === 'created')
-      return { kind: 'created', journalId: outcome.journalId, fingerprint: print };
-    return outcome;
+      return { kind: 'created', journalId: outcome.journalId, fingerprint: print, ...invoice.note };
+    return withInvoiceHint(outcome, invoice.kind);
   } catch (e) {
     if (e instanceof HttpNotSentError) return { kind: 'refused', reason: e.message };
     return { kind: 'unknown', reason: e instanceof Error ? e.message : String(e) };
@@ -150,7 +202,22 @@ function statementFacts(
   }
 }
 
-export function mfSender(client: MfClient, masters: Masters, sources: readonly CsvSource[] = []): SenderPort {
+/** What a send taught about the インボイス区分 MF takes (app/post-approved.ts keeps it in KICHO_MF_BEHAVIOUR). */
+export type InvoiceLearner = (kind: InvoiceKind, seen: 'accepted') => void;
+
+export function mfSender(
+  client: MfClient,
+  masters: Masters,
+  sources: readonly CsvSource[] = [],
+  invoice: InvoicePolicy = DEFAULT_INVOICE_POLICY,
+  learn: InvoiceLearner = () => {},
+): SenderPort {
+  // A created journal shows MF took its kind; a refusal is not taken as proof (MF's 400 does not say which
+  // field it refused), so only 本番前チェック records one.
+  const learnt = (result: SendResult, choice: InvoiceChoice): SendResult => {
+    if (result.kind === 'created' && choice.kind !== undefined) learn(choice.kind, 'accepted');
+    return result;
+  };
   let lines: ReturnType<typeof statementFacts> = { facts: new Map(), auth: null, unverified: true };
   let events: { keys: Set<string>; lookup: EventLookup } = {
     keys: new Set(),
@@ -167,12 +234,16 @@ export function mfSender(client: MfClient, masters: Masters, sources: readonly C
       if (key === null) return { kind: 'invalid', problems: [keyProblem(c.record) as string] };
       const outside = periodProblem(client, c.record);
       if (outside) return outside;
-      if (isCsvKey(c.key)) return sendCsv(client, masters, sources, c, key);
+      const choice = invoiceChoice(c.record, masters, invoice);
+      if (isCsvKey(c.key)) return learnt(sendCsv(client, masters, sources, c, key, choice), choice);
       // An event from another automation (evt:) has no MF line either: posted like a CSV line, once
       // MF was asked for its tag (event-lookup.ts).
       if (isEvtKey(c.key)) {
         const lookup = events.keys.has(c.key) ? events.lookup : lookUpEvents(client, [c]);
-        return lookup.before(c, fingerprint(c.record)) ?? sendCsv(client, masters, sources, c, key);
+        return (
+          lookup.before(c, fingerprint(c.record)) ??
+          learnt(sendCsv(client, masters, sources, c, key, choice), choice)
+        );
       }
       if (!isMfKey(c.key)) return { kind: 'invalid', problems: [`キー「${c.key}」の形が正しくありません。`] };
       if (lines.auth) return { kind: 'unauthorized', message: lines.auth };
@@ -181,11 +252,12 @@ export function mfSender(client: MfClient, masters: Masters, sources: readonly C
       if (!line) return { kind: 'invalid', problems: [STATEMENT_MSG.missing(c.record.取引日)] };
       const edits = statementEdits(c.record, line);
       if (edits.length > 0) return { kind: 'invalid', problems: [STATEMENT_MSG.edited(edits)] };
-      const built = journalizeRequest(c.record, masters, key);
+      if (choice.stop) return choice.stop;
+      const built = journalizeRequest(c.record, masters, key, choice.kind);
       if (!built.ok) return { kind: 'invalid', problems: built.problems };
       const print = fingerprint(c.record);
       try {
-        return toResult(client.journalize(built.request), print, client, c.record);
+        return learnt(toResult(client.journalize(built.request), print, client, c.record, choice), choice);
       } catch (e) {
         // Apps Script refused the request before it left: back to 送信待ち, and the run stops.
         if (e instanceof HttpNotSentError) return { kind: 'refused', reason: e.message };

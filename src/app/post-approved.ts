@@ -4,6 +4,7 @@
  */
 
 import { planToken } from '../core/dry-run';
+import { type InvoiceKind, invoicePolicy, type KindsSeen } from '../core/invoice';
 import type { LedgerRow, RowChange } from '../core/ledger';
 import { ledgerLooksLost, lostLedgerReason } from '../core/lost-ledger';
 import { type PostingSummary, postApproved as runProtocol } from '../core/protocol';
@@ -19,7 +20,13 @@ import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet
 import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient, officeRefusal } from '../gas/mf-connection';
 import { knownSecrets } from '../gas/properties';
-import { lastLedgerRows, readSelfTest, recordLedgerRows } from '../gas/run-state';
+import {
+  lastLedgerRows,
+  readInvoiceKinds,
+  readSelfTest,
+  recordInvoiceKinds,
+  recordLedgerRows,
+} from '../gas/run-state';
 import { readMasters } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
@@ -135,6 +142,12 @@ export function runPost(
     return known;
   };
   const applied: { rows: readonly LedgerRow[]; ops: readonly RowChange[] }[] = [];
+  // インボイス区分: the 設定 and what MF was seen taking; what this run's journals show MF takes is kept.
+  const invoice = invoicePolicy(settings, readInvoiceKinds());
+  const learnt: KindsSeen = {};
+  const learn = (kind: InvoiceKind) => {
+    if (invoice.seen[kind]?.seen !== 'accepted') learnt[kind] = { seen: 'accepted', at: clock.iso() };
+  };
   // Only the columns and rows posting needs (issue 18); a previewed plan is checked on the whole 台帳.
   const reader = previewed ? null : postingReader(sheet, preflightLedgerHeader() ?? undefined);
   const summary = runProtocol({
@@ -178,7 +191,7 @@ export function runPost(
       },
     },
     lock: scriptLock(),
-    sender: mfSender(mf, masters, readSources()),
+    sender: mfSender(mf, masters, readSources(), invoice, learn),
     clock,
     masters,
     who: ctx.who,
@@ -195,6 +208,7 @@ export function runPost(
           : PLAN_CHANGED,
     },
   });
+  recordInvoiceKinds(learnt);
   // Approvals consumed here (not by classifyPending) still teach ルール候補; after the lock is released.
   for (const a of applied) messages.push(...learnFromApprovals(ctx.who, a.rows, a.ops));
   if (summary.busy) {

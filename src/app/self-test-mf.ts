@@ -10,6 +10,13 @@
 
 import { planToken } from '../core/dry-run';
 import { fingerprint } from '../core/fingerprint';
+import {
+  type InvoiceKind,
+  invoiceForSend,
+  invoicePolicy,
+  isUndocumentedWrite,
+  kindLabel,
+} from '../core/invoice';
 import { isCsvKey, isMfKey, remoteTagOf } from '../core/keys';
 import type { LedgerRow } from '../core/ledger';
 import {
@@ -28,7 +35,13 @@ import { sha256Hex } from '../core/sha256';
 import { today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
 import { connectionMode, ledgerOffice, officeRefusal } from '../gas/mf-connection';
-import { readMfBehaviour, recordMfBehaviour } from '../gas/run-state';
+import {
+  forgetInvoiceKind,
+  readInvoiceKinds,
+  readMfBehaviour,
+  recordInvoiceKinds,
+  recordMfBehaviour,
+} from '../gas/run-state';
 import { readMasters, readSettings, writeSetting } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
 import { MfApiError } from '../mf/errors';
@@ -211,12 +224,33 @@ const OPEN_STATES = new Set(['未判定', '要確認', '送信待ち', '送信�
 function candidate(rows: readonly LedgerRow[], behaviour: MfBehaviour | null): Candidate | null {
   // A row with a pending 操作 may change on the claim: not one to name in a question.
   const waiting = rows.filter((r) => r.record.状態 === '送信待ち' && String(r.record.操作 ?? '') === '');
-  const mf = waiting.find((r) => isMfKey(r.record.キー) && r.record.明細ID !== '');
-  const csv = waiting.find((r) => isCsvKey(r.record.キー));
+  // A purchase needing an インボイス区分 MF has not been seen taking (70 % …) is asked first (issue 27).
+  const known = waiting.length > 0 ? invoiceKnown() : null;
+  const unsure = known ? waiting.filter((r) => undocumentedKindOf(r, known) !== null) : [];
+  const pool = unsure.length > 0 ? unsure : waiting;
+  const mf = pool.find((r) => isMfKey(r.record.キー) && r.record.明細ID !== '');
+  const csv = pool.find((r) => isCsvKey(r.record.キー));
   const preferCsv = !!csv && behaviour?.journalizeTags !== undefined && behaviour.createTags === undefined;
   const row = preferCsv ? csv : (mf ?? csv);
   if (!row) return null;
   return { row, key: row.record.キー, kind: isMfKey(row.record.キー) ? 'mf' : 'csv' };
+}
+
+/**
+ * The インボイス区分 outside MF's published write enum that a row's journal needs and MF has not been seen
+ * taking (null when none): what only posting can settle.
+ */
+function undocumentedKindOf(row: LedgerRow, known = invoiceKnown()): InvoiceKind | null {
+  const out = invoiceForSend(row.record, known.masters, known.policy);
+  if (out.kind !== 'send' || !isUndocumentedWrite(out.invoiceKind)) return null;
+  return known.seen[out.invoiceKind]?.seen === 'accepted' ? null : out.invoiceKind;
+}
+
+/** What the インボイス decision needs, read once (settings, マスタ, what MF was seen taking). */
+function invoiceKnown() {
+  const seen = readInvoiceKinds();
+  // Nothing counts as refused here: the check asks MF again.
+  return { seen, policy: invoicePolicy(readSettings().settings, {}), masters: readMasters() };
 }
 
 function short(text: unknown, n = 30): string {
@@ -578,10 +612,22 @@ function raiseGrace(out: Outcome, lagMs: number): void {
 
 function postAndLook(ctx: SelfTestContext, behaviour: MfBehaviour, c: Candidate): CheckOutcome {
   const out = new Outcome();
+  // A kind seen refused before is asked again: this post is the check (issue 27).
+  const kind = undocumentedKindOf(c.row);
+  if (kind) forgetInvoiceKind(kind);
   const { creates } = postOnly(ctx, c.key);
   const row = findRow(c.key);
   const state = String(row?.record.状態 ?? '');
   const created = creates.find((s) => s.status !== null && s.status >= 200 && s.status < 300);
+  const refusedByMf = creates.some((s) => s.status !== null && s.status >= 400 && s.status < 500);
+  if (kind && state === '失敗' && refusedByMf && !created) {
+    // The row carried the kind MF's document does not list, and MF refused it: rows needing it stop as 失敗.
+    recordInvoiceKinds({ [kind]: { seen: 'refused', at: new Date().toISOString() } });
+    return {
+      result: '注意',
+      detail: `${describeRow(c.row)}を、インボイス区分「${kindLabel(kind)}」（${kind}）で登録しようとしましたが、MF が受け付けませんでした（${row?.record.メモ ?? ''}）。この区分が必要な行は送らずに「失敗」にします（80% や「適格」で登録することはしません）。MF が対応したら、もう一度本番前チェックを実行してください。`,
+    };
+  }
   const log = (ok: boolean, message: string) =>
     appendRunLog({
       action: '登録の実行（本番前チェック）',

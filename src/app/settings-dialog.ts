@@ -3,6 +3,14 @@
  * use; nothing is written while any value is invalid, and a valid save is one write of the 値 column.
  */
 
+import {
+  AI_CONSENT_LABEL,
+  AI_CONSENT_MISSING,
+  type AiDisclosure,
+  allAiDisclosures,
+  needsAiConsent,
+} from '../core/ai/disclosure';
+import type { AiProvider } from '../core/ai/providers';
 import { allPlans, type DailyPlan, measuredCost, PLANNING_KIND, WORKSPACE_NOTE } from '../core/quota';
 import { SHEET } from '../core/schema';
 import { canonicalItem } from '../core/settings';
@@ -45,22 +53,39 @@ export function settingsForm(): {
   problems: Record<string, string>;
   quota: ReturnType<typeof schedulePlans>;
   aiKeySaved: boolean;
+  ai: { saved: string; disclosures: Record<AiProvider, AiDisclosure & { consentLabel: string }> };
 } {
   const { rows } = readSettingRows();
+  const { settings } = readSettings();
+  const disclosures = allAiDisclosures(settings.aiPerDay);
+  for (const d of Object.values(disclosures)) Object.assign(d, { consentLabel: AI_CONSENT_LABEL(d.company) });
   return {
     fields: settingFields(rows),
     problems: problemsOf(rows, {}),
     quota: schedulePlans(),
     aiKeySaved: aiKeySaved(),
+    ai: {
+      saved: settings.aiProvider,
+      disclosures: disclosures as Record<AiProvider, AiDisclosure & { consentLabel: string }>,
+    },
   };
 }
 
-/** google.script.run: checks every value, then writes them all at once, or nothing. */
-export function saveSettings(values: unknown): SaveResult {
+/**
+ * google.script.run: checks every value, then writes them all at once, or nothing. Switching AI 判定 on (or
+ * to another provider) needs `aiConsent` naming that provider: the person saw what is sent, to whom and
+ * what it costs, and said yes (issue 29).
+ */
+export function saveSettings(values: unknown, aiConsent?: unknown): SaveResult {
   const typed: Record<string, string> = {};
   for (const [k, v] of Object.entries((values ?? {}) as Record<string, unknown>))
     typed[k] = String(v ?? '').trim();
   const previous = readSettings().settings;
+  const aiItem = 'AI判定';
+  const consentNeeded = needsAiConsent(previous.aiProvider, typed[aiItem]);
+  if (consentNeeded && String(aiConsent ?? '').toLowerCase() !== typed[aiItem].toLowerCase()) {
+    return { ok: false, problems: { [aiItem]: AI_CONSENT_MISSING }, message: AI_CONSENT_MISSING };
+  }
   const done = underScriptLock(() => {
     const { rows, valueColumn } = readSettingRows();
     const problems = problemsOf(rows, typed);
@@ -96,6 +121,10 @@ export function saveSettings(values: unknown): SaveResult {
   const now = readSettings().settings;
   if (now.reconcileIntervalMinutes !== previous.reconcileIntervalMinutes) messages.push(scheduleMessage());
   if (now.receivablesWeekly !== previous.receivablesWeekly) messages.push(receivablesTriggerMessage());
+  if (consentNeeded)
+    messages.push(
+      `AI判定を ${now.aiProvider} にしました（AI に送る内容・送り先・費用の説明を確かめ、同意のうえ。誰が同意したかはログの実行者の列にあります）。`,
+    );
   appendRunLog({
     action: '設定の編集',
     fromTrigger: false,

@@ -4,6 +4,7 @@
  * other state are never touched: a classified row is not classified again and a person's decision
  * is never overwritten. Pure and deterministic.
  */
+import { type InvoiceSources, judgeInvoice } from './invoice-judge';
 import { type LedgerRecord, type LedgerRow, type RowChange, setField } from './ledger';
 import { inSomePeriod, type Masters, type NamedPosting, resolvePosting } from './masters';
 import { matchRule, type Rule } from './rules';
@@ -22,7 +23,35 @@ export const CLASSIFY_MSG = {
     `入出金が「${value}」になっています。入金・出金 のどちらかのはずなので、この行を確かめてください。`,
   badAmount: (value: string): string =>
     `金額「${value}」が正しくありません。1以上の整数（円）のはずなので、この行を確かめてください。`,
+  invoiceUndecided:
+    'インボイス区分が決まりません（ルール・MFの取引先の登録番号・シート「取引先インボイス」のどれでも分かりませんでした）。インボイス欄で 適格 か 非適格 を選んでから「承認」を選んでください。',
 } as const;
+
+/** インボイス区分 at 判定 (issue 27): where it is looked up, and whether a 未判定 purchase waits for a person. */
+export type InvoiceJudging = InvoiceSources & { holdUndecided: boolean };
+
+/**
+ * The row's インボイス after a decision: a value a person typed stays; otherwise the judgement's, with its
+ * reason appended to 判定根拠. `held`: a purchase left 未判定 that must not be auto-approved.
+ */
+export function invoicePatch(
+  record: LedgerRecord,
+  decided: Partial<LedgerRecord>,
+  judging: InvoiceJudging | undefined,
+  said: Parameters<typeof judgeInvoice>[2],
+): { patch: Partial<LedgerRecord>; held: boolean; notes: string[] } {
+  if (!judging) return { patch: {}, held: false, notes: [] };
+  const typed = String(record.インボイス).trim();
+  const names = { ...record, ...decided };
+  const j = judgeInvoice(names, judging, said);
+  if (typed !== '' && typed !== '未判定') return { patch: {}, held: false, notes: j.notes };
+  const basis = [String(decided.判定根拠 ?? record.判定根拠), j.basis].filter((t) => t !== '').join(' ／ ');
+  return {
+    patch: { インボイス: j.cell, ...(j.basis !== '' ? { 判定根拠: basis } : {}) },
+    held: j.undecided && judging.holdUndecided,
+    notes: j.notes,
+  };
+}
 
 const NAME_FIELDS = ['勘定科目', '補助科目', '税区分', '取引先'] as const;
 
@@ -59,9 +88,21 @@ function nameProblems(masters: Masters, names: NamedPosting): string[] {
   return resolved.ok ? [] : resolved.problems;
 }
 
-function decide(record: LedgerRecord, rule: Rule | null, masters: Masters): Partial<LedgerRecord> {
-  if (!rule)
-    return { 状態: '要確認', メモ: [...periodProblems(record, masters), CLASSIFY_MSG.noRule].join(' ') };
+function decide(
+  record: LedgerRecord,
+  rule: Rule | null,
+  masters: Masters,
+  invoice?: InvoiceJudging,
+): Partial<LedgerRecord> {
+  if (!rule) {
+    // A person decides the row; the インボイス column is filled where MF's 取引先 or the sheet knows it.
+    const inv = invoicePatch(record, {}, invoice, {});
+    return {
+      状態: '要確認',
+      メモ: [...periodProblems(record, masters), CLASSIFY_MSG.noRule, ...inv.notes].join(' '),
+      ...inv.patch,
+    };
+  }
   const source = `ルール#${rule.priority}`;
   const problems = dataProblems(record, masters);
   const current: NamedPosting = {
@@ -74,13 +115,20 @@ function decide(record: LedgerRecord, rule: Rule | null, masters: Masters): Part
   // Someone already chose a 勘定科目 on this row: their input wins over any rule.
   if (current.勘定科目 !== '') {
     problems.push(CLASSIFY_MSG.keptInput(current.勘定科目, source), ...nameProblems(masters, current));
-    return { 状態: '要確認', メモ: problems.join(' ') };
+    const inv = invoicePatch(record, {}, invoice, {});
+    return { 状態: '要確認', メモ: [...problems, ...inv.notes].join(' '), ...inv.patch };
   }
 
   // A name the rule leaves empty keeps what the row has, so nobody's input is blanked.
   const names: NamedPosting = { ...current };
   for (const field of NAME_FIELDS) if (rule[field] !== '') names[field] = rule[field];
   problems.push(...nameProblems(masters, names));
+  const inv = invoicePatch(record, { ...names, 判定根拠: rule.text }, invoice, {
+    rule: { say: rule.インボイス, source },
+  });
+  problems.push(...inv.notes);
+  // A purchase whose 区分 nobody knows is never approved by a rule: a wrong credit is worse than a late one.
+  if (inv.held) problems.push(CLASSIFY_MSG.invoiceUndecided);
   const approved = problems.length === 0 && rule.autoApprove;
   const memo = approved ? '' : problems.length > 0 ? problems.join(' ') : CLASSIFY_MSG.reviewRule(source);
   return {
@@ -89,6 +137,7 @@ function decide(record: LedgerRecord, rule: Rule | null, masters: Masters): Part
     判定元: source,
     判定根拠: rule.text,
     メモ: memo,
+    ...inv.patch,
   };
 }
 
@@ -102,7 +151,7 @@ export function classifyRows(
   rules: readonly Rule[],
   masters: Masters,
   now: string,
-  options: { keepUnmatched?: boolean } = {},
+  options: { keepUnmatched?: boolean; invoice?: InvoiceJudging } = {},
 ): RowChange[] {
   const changes: RowChange[] = [];
   for (const row of rows) {
@@ -116,7 +165,7 @@ export function classifyRows(
       account: record.口座,
     });
     if (!rule && options.keepUnmatched && text(record.勘定科目) === '') continue;
-    const desired = decide(record, rule, masters);
+    const desired = decide(record, rule, masters, options.invoice);
     const patch: Partial<LedgerRecord> = {};
     for (const key of Object.keys(desired) as (keyof LedgerRecord)[]) {
       const value = desired[key] as string | number;

@@ -3,6 +3,7 @@
  * without changing anything (DESIGN §5), plus the warnings a person should see first.
  */
 import { fingerprint } from './fingerprint';
+import { DEFAULT_INVOICE_POLICY, type InvoicePolicy, invoiceForSend } from './invoice';
 import { guardKeys } from './key-check';
 import { applyChanges, type LedgerRecord, type LedgerTable, merge } from './ledger';
 import { type KichoJournalsInMf, lostLedgerReason } from './lost-ledger';
@@ -35,6 +36,8 @@ export interface DryRunContext {
   currentWindow: string;
   /** The journals in MF kicho counts as its own, when the 台帳 is empty (null when not checked). */
   taggedJournalsInMf: KichoJournalsInMf | null;
+  /** インボイス区分: 設定 and what MF was seen taking (default: hold 未判定, no 特例, nothing seen). */
+  invoice?: InvoicePolicy;
 }
 
 export interface DryRunPlan {
@@ -47,6 +50,8 @@ export interface DryRunPlan {
   planned: string[];
   /** Identifies the plan: the same 台帳 gives the same token (planToken), so 実行 can check it. */
   token: string;
+  /** The rows to send by what their journal carries for インボイス区分 (適格, 非適格（70%控除）, 区分なし …). */
+  invoiceCounts: Record<string, number>;
 }
 
 export interface PlanInputs {
@@ -106,6 +111,11 @@ export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
   const badKey = new Set(keyGuards.map((g) => g.rowNumber));
   const lines: DryRunLine[] = [];
   const toSend: string[] = [];
+  const invoiceCounts: Record<string, number> = {};
+  const countInvoice = (label: string) => {
+    invoiceCounts[label] = (invoiceCounts[label] ?? 0) + 1;
+  };
+  let undecidedSent = 0;
   for (const c of claimed) {
     const resolved = resolvePosting(ctx.masters, {
       勘定科目: c.record.勘定科目,
@@ -113,9 +123,35 @@ export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
       税区分: c.record.税区分,
       取引先: c.record.取引先,
     });
-    if (resolved.ok) {
+    // The same decision the sender makes (app/mf-sender.ts): what the journal carries, or why not sent.
+    const invoice = invoiceForSend(c.record, ctx.masters, ctx.invoice ?? DEFAULT_INVOICE_POLICY);
+    if (resolved.ok && invoice.kind === 'hold') {
+      countInvoice('未判定・止める');
+      lines.push({
+        category: '要確認',
+        record: c.record,
+        note: `送信前の確認で止まります: ${invoice.problem}`,
+      });
+    } else if (resolved.ok && invoice.kind === 'refused') {
+      countInvoice('MFが受け付けない区分');
+      lines.push({ category: '失敗', record: c.record, note: invoice.problem });
+    } else if (resolved.ok) {
       toSend.push(c.key);
-      lines.push({ category: '送信予定', record: c.record, note: 'MFに仕訳を登録します。' });
+      const label =
+        invoice.kind === 'send'
+          ? invoice.label
+          : invoice.kind === 'omit-undecided'
+            ? '未判定（区分なしで登録）'
+            : '区分なし';
+      countInvoice(label);
+      if (invoice.kind === 'omit-undecided') undecidedSent++;
+      const how =
+        invoice.kind === 'send'
+          ? `（インボイス: ${invoice.label}）`
+          : invoice.kind === 'omit-undecided'
+            ? `（${invoice.note}）`
+            : '';
+      lines.push({ category: '送信予定', record: c.record, note: `MFに仕訳を登録します${how}。` });
     } else {
       lines.push({
         category: '要確認',
@@ -185,5 +221,14 @@ export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
     ...identicalPayloadWarnings(claimed.filter((c) => toSend.includes(c.key)).map((c) => c.record)),
   );
   if (counts.編集済み > 0) warnings.push(`登録後に編集された行が ${counts.編集済み} 件あります。`);
-  return { lines, counts, warnings, toSend, planned: claimed.map((c) => c.key), token };
+  const held = invoiceCounts['未判定・止める'] ?? 0;
+  if (held > 0)
+    warnings.push(
+      `インボイス区分が未判定の仕入れが ${held} 件あります。登録せずに要確認にします（インボイス欄で 適格 か 非適格 を選んでから「承認」してください）。`,
+    );
+  if (undecidedSent > 0)
+    warnings.push(
+      `インボイス区分が未判定の仕入れ ${undecidedSent} 件を、区分なしで登録します（設定「インボイス未判定の扱い」が「送信」のため）。MF では「適格」として記録されます。`,
+    );
+  return { lines, counts, warnings, toSend, planned: claimed.map((c) => c.key), token, invoiceCounts };
 }

@@ -10,8 +10,17 @@ import { truncateChars } from './text';
 /** MF's remark: maxLength 200 in the document (characters, not UTF-16 units). */
 const REMARK_LIMIT = 200;
 
-/** `key`: the row's key as key-check passed it (checkedKey): only such a key becomes the journal's tag. */
-export function journalizeRequest(record: LedgerRecord, masters: Masters, key: LedgerKey) {
+/**
+ * `key`: the row's key as key-check passed it (checkedKey): only such a key becomes the journal's tag.
+ * `invoiceKind`: the purchase's インボイス区分 (core/invoice.ts invoiceForSend), left out otherwise — a 入金's
+ * counter account is MF's credit side, which takes none.
+ */
+export function journalizeRequest(
+  record: LedgerRecord,
+  masters: Masters,
+  key: LedgerKey,
+  invoiceKind?: string,
+) {
   const resolved = resolvePosting(masters, {
     勘定科目: record.勘定科目,
     補助科目: record.補助科目,
@@ -28,6 +37,7 @@ export function journalizeRequest(record: LedgerRecord, masters: Masters, key: L
       sub_account_id: r.subAccountId,
       tax_id: r.taxId,
       trade_partner_code: r.partnerCode,
+      ...(invoiceKind !== undefined && record.入出金 === '出金' ? { invoice_kind: invoiceKind } : {}),
       transaction_date: record.取引日,
       remark: truncateChars(record.摘要, REMARK_LIMIT),
       tags: [remoteTag(key)],

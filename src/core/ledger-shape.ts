@@ -5,7 +5,7 @@
  * the column holds, never as a new empty column beside orphaned data. Pure.
  */
 
-import { LEDGER_HEADERS, SHEET, SHEET_SPECS, type SheetName } from './schema';
+import { LEDGER_HEADERS, OPTIONAL_HEADERS, SHEET, SHEET_SPECS, type SheetName } from './schema';
 import { OPERATIONS, STATES } from './states';
 
 /** Hidden daily copies (app/backup.ts): never mistaken for a renamed 台帳. */
@@ -14,8 +14,15 @@ export const BACKUP_PREFIX = '台帳バックアップ ';
 /** Headers only the 台帳 has: a sheet with most of them under another name is a renamed 台帳. */
 const LEDGER_MARKS = ['キー', '状態', '明細ID', 'MF仕訳ID', '試行回数', '指紋', '初回検知'] as const;
 
-export function requiredHeaders(name: SheetName): readonly string[] {
+/** Every header 初期設定 puts on a sheet (optional ones included). */
+export function specHeaders(name: SheetName): readonly string[] {
   return SHEET_SPECS.find((s) => s.name === name)?.headers ?? [];
+}
+
+/** The headers a run needs (a sheet without an optional header still works). */
+export function requiredHeaders(name: SheetName): readonly string[] {
+  const optional = OPTIONAL_HEADERS[name] ?? [];
+  return (SHEET_SPECS.find((s) => s.name === name)?.headers ?? []).filter((h) => !optional.includes(h));
 }
 
 function texts(header: readonly unknown[]): Set<string> {
@@ -173,7 +180,7 @@ export function planHeaderRestore(
   values: readonly (readonly unknown[])[],
   remembered: readonly string[] | null = null,
 ): HeaderRestore {
-  const required = requiredHeaders(sheet);
+  const required = specHeaders(sheet);
   const header = (values[0] ?? []).map((h) => String(h ?? '').trim());
   const present = new Set(header.filter((h) => h !== ''));
   const missing = required.filter((h) => !present.has(h));

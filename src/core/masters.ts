@@ -8,7 +8,9 @@ export interface MasterAccount {
   id: string;
   name: string;
   available: boolean;
-  subAccounts: { id: string; name: string }[];
+  /** The tax MF applies when a journal leaves tax_id out; undefined when the マスタ predates it (issue 27). */
+  taxId?: string | null;
+  subAccounts: { id: string; name: string; taxId?: string | null }[];
 }
 
 export interface MasterTax {
@@ -23,6 +25,8 @@ export interface MasterPartner {
   available: boolean;
   /** MF's search_key (a reading such as やまだしょうじ): how a bank spells the payer in kana. */
   reading?: string;
+  /** MF's invoice_registration_number (T + 13 digits) as MF holds it: the seller is a registered issuer. */
+  registrationNumber?: string;
 }
 
 export interface MasterConnectedAccount {
@@ -42,6 +46,23 @@ export interface MasterPeriod {
   fiscalYear: number;
 }
 
+/** MF's 課税形式 (GET /term_settings tax_method), as the document names them. */
+export type TaxMethod = 'FREE' | 'SIMPLE' | 'PROPORTIONAL_ALLOCATION' | 'INDIVIDUAL_ALLOCATION';
+
+export const TAX_METHOD_LABELS: Readonly<Record<TaxMethod, string>> = {
+  FREE: '免税事業者',
+  SIMPLE: '簡易課税',
+  PROPORTIONAL_ALLOCATION: '原則課税（一括比例配分方式）',
+  INDIVIDUAL_ALLOCATION: '原則課税（個別対応方式）',
+};
+
+/** One fiscal year's 課税形式 (GET /term_settings tax_method: FREE, SIMPLE, PROPORTIONAL_ALLOCATION …). */
+export interface MasterTaxMethod {
+  start: string;
+  end: string;
+  method: string;
+}
+
 export interface Masters {
   accounts: MasterAccount[];
   taxes: MasterTax[];
@@ -49,6 +70,8 @@ export interface Masters {
   connectedAccounts: MasterConnectedAccount[];
   /** The office's accounting periods; absent or empty when not fetched yet (nothing is judged by them). */
   periods?: MasterPeriod[];
+  /** 課税形式 per fiscal year (GET /term_settings); absent when not fetched or MF did not answer. */
+  taxMethods?: MasterTaxMethod[];
   /** ISO time of the fetch; empty when never fetched. */
   fetchedAt: string;
 }
@@ -132,17 +155,30 @@ export function connectedAccountName(masters: Masters, accountId: string, subId:
   return sub ? `${acc.name} ${sub.name}` : acc.name;
 }
 
-/** The マスタ sheet rows: 種別, 名前, 勘定科目, ID, コード, 有効, 取得日時, 読み. */
+/** The マスタ sheet rows: 種別, 名前, 勘定科目, ID, コード, 有効, 取得日時, 読み, 税区分ID, 登録番号. */
 export function mastersToRows(m: Masters): (string | boolean)[][] {
   const rows: (string | boolean)[][] = [];
+  // A default tax of none is written as '-' so that it reads back apart from "not fetched" ('').
+  const taxCell = (taxId: string | null | undefined) => (taxId === undefined ? '' : (taxId ?? '-'));
   for (const a of m.accounts) {
-    rows.push(['勘定科目', a.name, '', a.id, '', a.available, m.fetchedAt]);
+    rows.push(['勘定科目', a.name, '', a.id, '', a.available, m.fetchedAt, '', taxCell(a.taxId)]);
     for (const s of a.subAccounts)
-      rows.push(['補助科目', s.name, a.name, s.id, '', a.available, m.fetchedAt]);
+      rows.push(['補助科目', s.name, a.name, s.id, '', a.available, m.fetchedAt, '', taxCell(s.taxId)]);
   }
   for (const t of m.taxes) rows.push(['税区分', t.name, '', t.id, '', t.available, m.fetchedAt]);
   for (const p of m.partners)
-    rows.push(['取引先', p.name, '', '', p.code, p.available, m.fetchedAt, p.reading ?? '']);
+    rows.push([
+      '取引先',
+      p.name,
+      '',
+      '',
+      p.code,
+      p.available,
+      m.fetchedAt,
+      p.reading ?? '',
+      '',
+      p.registrationNumber ?? '',
+    ]);
   for (const c of m.connectedAccounts) {
     rows.push(['口座', c.name, '', c.id, `${c.accountId ?? ''}/${c.subAccountId ?? ''}`, true, m.fetchedAt]);
     for (const s of c.subs)
@@ -158,6 +194,16 @@ export function mastersToRows(m: Masters): (string | boolean)[][] {
   }
   for (const p of m.periods ?? [])
     rows.push(['会計期間', `${p.fiscalYear}年度`, '', '', `${p.start}/${p.end}`, true, m.fetchedAt]);
+  for (const t of m.taxMethods ?? [])
+    rows.push([
+      '課税形式',
+      (TAX_METHOD_LABELS as Record<string, string>)[t.method] ?? t.method,
+      '',
+      t.method,
+      `${t.start}/${t.end}`,
+      true,
+      m.fetchedAt,
+    ]);
   return rows;
 }
 
@@ -176,19 +222,24 @@ export function mastersFromRecords(records: readonly Record<string, unknown>[]):
     const kind = text(r.種別);
     const name = text(r.名前);
     if (!m.fetchedAt && text(r.取得日時)) m.fetchedAt = text(r.取得日時);
+    // '' is a マスタ written before the column existed: the default tax is unknown.
+    const taxId =
+      text(r.税区分ID) === '' ? {} : { taxId: text(r.税区分ID) === '-' ? null : text(r.税区分ID) };
     if (kind === '勘定科目')
-      m.accounts.push({ id: text(r.ID), name, available: truthy(r.有効), subAccounts: [] });
+      m.accounts.push({ id: text(r.ID), name, available: truthy(r.有効), ...taxId, subAccounts: [] });
     else if (kind === '補助科目') {
       const parent = m.accounts.find((a) => a.name === text(r.勘定科目));
-      parent?.subAccounts.push({ id: text(r.ID), name });
+      parent?.subAccounts.push({ id: text(r.ID), name, ...taxId });
     } else if (kind === '税区分') m.taxes.push({ id: text(r.ID), name, available: truthy(r.有効) });
     else if (kind === '取引先') {
       const reading = text(r.読み);
+      const registrationNumber = text(r.登録番号);
       m.partners.push({
         code: text(r.コード),
         name,
         available: truthy(r.有効),
         ...(reading ? { reading } : {}),
+        ...(registrationNumber ? { registrationNumber } : {}),
       });
     } else if (kind === '口座') {
       const [accountId, subAccountId] = text(r.コード).split('/');
@@ -208,6 +259,9 @@ export function mastersFromRecords(records: readonly Record<string, unknown>[]):
           { start, end, fiscalYear: Number.isFinite(fiscalYear) ? fiscalYear : 0 },
         ];
       }
+    } else if (kind === '課税形式') {
+      const [start, end] = text(r.コード).split('/');
+      if (start && end) m.taxMethods = [...(m.taxMethods ?? []), { start, end, method: text(r.ID) }];
     } else if (kind === '口座明細') {
       const parent = m.connectedAccounts.find((c) => c.name === text(r.勘定科目));
       const [accountId, subAccountId] = text(r.コード).split('/');

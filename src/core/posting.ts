@@ -15,7 +15,8 @@ export interface Claimed {
 
 /** What became of one claimed row (a send outcome, or why it was not sent). */
 export type SendResult =
-  | { kind: 'created'; journalId: string; fingerprint: string }
+  /** `note`: what a person should know about the journal (e.g. sent without its インボイス区分 on purpose). */
+  | { kind: 'created'; journalId: string; fingerprint: string; note?: string }
   | { kind: 'found'; journalId: string; fingerprint: string }
   /** `explanation`: MF's refusal in Japanese with its code in brackets (src/mf/messages.ts). */
   | { kind: 'rejected'; status: number; code: string; message: string; explanation?: string }
@@ -23,6 +24,8 @@ export type SendResult =
   | { kind: 'unauthorized'; message: string }
   | { kind: 'unknown'; reason: string }
   | { kind: 'invalid'; problems: string[] }
+  /** Not sent because MF is known to refuse what the journal needs (インボイス区分): 失敗, and says why. */
+  | { kind: 'stopped'; reason: string }
   | { kind: 'not-sent'; reason: string }
   /** Apps Script refused the request before it left (permission, daily quota): the run stops. */
   | { kind: 'refused'; reason: string };
@@ -104,8 +107,13 @@ export function settlePatch(c: Claimed, result: SendResult, now: string): Partia
         指紋: result.fingerprint,
         完了日時: now,
         更新日時: now,
-        メモ: result.kind === 'found' ? 'MFでは既に仕訳済みでした（仕訳を確認して完了にしました）。' : '',
+        メモ:
+          result.kind === 'found'
+            ? 'MFでは既に仕訳済みでした（仕訳を確認して完了にしました）。'
+            : (result.note ?? ''),
       };
+    case 'stopped':
+      return { ...restored, 状態: '失敗', メモ: result.reason };
     case 'rejected':
       return {
         状態: '失敗',

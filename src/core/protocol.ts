@@ -198,7 +198,7 @@ function sendPhase(
 function tally(summary: PostingSummary, results: readonly SendResult[]): void {
   summary.posted += count(results, 'created', 'found');
   summary.unknown += count(results, 'unknown');
-  summary.failed += count(results, 'rejected');
+  summary.failed += count(results, 'rejected', 'stopped');
   summary.returned += count(results, 'rate-limited', 'unauthorized', 'not-sent', 'refused');
   summary.needsReview += count(results, 'invalid');
   const refused = results.find((r) => r.kind === 'refused');

@@ -17,6 +17,7 @@ export const SHEET = {
   selfTest: '自己診断',
   duplicates: '重複点検',
   balances: '残高照合',
+  invoicePartners: '取引先インボイス',
 } as const;
 
 export type SheetName = (typeof SHEET)[keyof typeof SHEET];
@@ -33,6 +34,8 @@ export const LEDGER_HEADERS = [
   '補助科目',
   '税区分',
   '取引先',
+  // Issue 27: whether the seller is a registered invoice issuer (適格 / 非適格 / 対象外 / 未判定).
+  'インボイス',
   '操作',
   '判定元',
   '判定根拠',
@@ -54,6 +57,7 @@ export const PEOPLE_COLUMNS: ReadonlySet<string> = new Set([
   '補助科目',
   '税区分',
   '取引先',
+  'インボイス',
   '操作',
 ]);
 
@@ -71,6 +75,8 @@ export const RULE_HEADERS = [
   '取引先',
   '自動承認',
   '有効',
+  // Issue 27 (optional: a ルール sheet without it still works): 適格 / 非適格 / 対象外 / 帳簿のみ.
+  'インボイス',
   // Written by classifyPending() and setup(): what is wrong with the rule and what to do.
   '診断',
 ] as const;
@@ -94,7 +100,19 @@ export const RULE_CANDIDATE_HEADERS = [
 
 export const SETTINGS_HEADERS = ['項目', '値'] as const;
 
-export const SOURCE_HEADERS = ['名前', '勘定科目', '補助科目'] as const;
+export const SOURCE_HEADERS = ['名前', '勘定科目', '補助科目', '取込形式'] as const;
+
+/**
+ * Headers 初期設定 adds but no run needs: a sheet from before they existed still works. 取込形式 is the
+ * optional saved CSV layout of a 取込元 (issue 26); a 台帳 from before the インボイス column keeps working
+ * (a purchase then waits as 未判定 until the column is there and filled in), and the マスタ's 税区分ID and
+ * 登録番号 are filled on its next refresh (issue 27).
+ */
+export const OPTIONAL_HEADERS: Readonly<Record<string, readonly string[]>> = {
+  取込元: ['取込形式'],
+  台帳: ['インボイス'],
+  マスタ: ['税区分ID', '登録番号'],
+};
 
 export const MASTER_HEADERS = [
   '種別',
@@ -105,6 +123,9 @@ export const MASTER_HEADERS = [
   '有効',
   '取得日時',
   '読み',
+  // Issue 27: an account's default tax (what MF applies when tax_id is left out), a 取引先's 登録番号.
+  '税区分ID',
+  '登録番号',
 ] as const;
 
 export const REVIEW_HEADERS = ['キー', '状態', '取引日', '金額', '摘要', '理由', '対応', '行'] as const;
@@ -188,6 +209,12 @@ export const BALANCE_HEADERS = [
 
 export type BalanceHeader = (typeof BALANCE_HEADERS)[number];
 
+/**
+ * 取引先インボイス (issue 27): the 区分 people keep per 取引先, the last source of a purchase's 区分 (after the
+ * rule, the MF 取引先's 登録番号 and the AI). 取引先 is matched to the row's 取引先, else found in its 摘要.
+ */
+export const INVOICE_PARTNER_HEADERS = ['取引先', 'インボイス', '登録番号', 'メモ'] as const;
+
 export interface SheetSpec {
   readonly name: SheetName;
   readonly headers: readonly string[];
@@ -208,4 +235,5 @@ export const SHEET_SPECS: readonly SheetSpec[] = [
   { name: SHEET.receivables, headers: RECEIVABLE_HEADERS },
   { name: SHEET.duplicates, headers: DUPLICATE_HEADERS },
   { name: SHEET.balances, headers: BALANCE_HEADERS },
+  { name: SHEET.invoicePartners, headers: INVOICE_PARTNER_HEADERS },
 ];

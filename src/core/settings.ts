@@ -22,6 +22,10 @@ export const SETTING_DEFAULTS: ReadonlyArray<readonly [item: string, value: stri
   ['バックアップ世代数', '7'],
   ['重複とみなす日数', '3'],
   ['アーカイブまでの月数', ''],
+  // Issue 27 (インボイス区分): whether a 未判定 purchase waits for a person, the 少額特例, and the 特例 MF cannot tell.
+  ['インボイス未判定の扱い', '保留'],
+  ['少額特例', 'オフ'],
+  ['消費税の特例', 'なし'],
 ];
 
 export interface Settings {
@@ -51,6 +55,12 @@ export interface Settings {
   duplicateDays: number;
   /** 古い行をアーカイブ: 完了・除外 rows this many months old move to 台帳アーカイブ (null = 空: never). */
   archiveMonths: number | null;
+  /** 保留 (default): a purchase whose インボイス is 未判定 is not sent — a wrong credit is worse than a late one. */
+  holdUndecidedInvoice: boolean;
+  /** 少額特例 (税込1万円未満, to 2029-09-30): for offices that qualify, which kicho cannot tell. */
+  smallAmountRule: boolean;
+  /** 2割特例 / 3割特例: the 区分 does not change the tax (MF's term settings cannot say so). */
+  specialRule: 'なし' | '2割特例' | '3割特例';
 }
 
 export interface SettingProblem {
@@ -188,10 +198,10 @@ export function blockingProblems(
 export const SETTING_NEEDS = {
   import: ['取込開始日', '取込終了日', '対象口座'],
   restore: ['取込開始日', '取込終了日'],
-  post: ['1回の送信上限'],
-  dryRun: ['1回の送信上限'],
+  post: ['1回の送信上限', 'インボイス未判定の扱い', '消費税の特例'],
+  dryRun: ['1回の送信上限', 'インボイス未判定の扱い', '消費税の特例'],
   reconcile: ['照合猶予（分）', '最大試行回数'],
-  classify: ['AI判定', '売掛金科目', '振込手数料上限'],
+  classify: ['AI判定', '売掛金科目', '振込手数料上限', '少額特例', '消費税の特例'],
   classifyAi: ['AI信頼度しきい値', 'AI自動承認', 'AI1回の上限', 'AI1日の上限'],
   scheduled: ['自動実行'],
   receivables: ['売掛金科目', '回収期限（日）', '振込手数料上限'],
@@ -288,6 +298,9 @@ export function parseSettings(
     backupGenerations: int('バックアップ世代数', 7, 0, 30),
     duplicateDays: int('重複とみなす日数', 3, 0, 31),
     archiveMonths: text('アーカイブまでの月数') === '' ? null : int('アーカイブまでの月数', 0, 0, 120),
+    holdUndecidedInvoice: choice('インボイス未判定の扱い', ['保留', '送信'] as const, '保留') === '保留',
+    smallAmountRule: choice('少額特例', ['オン', 'オフ'] as const, 'オフ') === 'オン',
+    specialRule: choice('消費税の特例', ['なし', '2割特例', '3割特例'] as const, 'なし'),
   };
   if (settings.importStart && settings.importEnd && settings.importStart > settings.importEnd) {
     report('取込終了日', `取込開始日（${settings.importStart}）より前になっています。`);

@@ -3,6 +3,7 @@
  * last run saw (the lost-ledger guard), the last import window (the dry run's warning), and when the
  * last dry run was (初期設定's guide).
  */
+import { type InvoiceKind, type KindsSeen, parseKindsSeen } from '../core/invoice';
 import { type MfBehaviour, parseMfBehaviour } from '../core/mf-behaviour';
 import { LEDGER_HEADERS } from '../core/schema';
 import { parseSelfTestRecord, type SelfTestRecord } from '../core/self-test';
@@ -82,4 +83,27 @@ export function readMfBehaviour(): MfBehaviour | null {
 
 export function recordMfBehaviour(behaviour: MfBehaviour): void {
   PropertiesService.getScriptProperties().setProperty(MF_BEHAVIOUR, JSON.stringify(behaviour));
+}
+
+/** What MF was seen doing with each インボイス区分 (issue 27): 本番前チェック, a read, and each created journal. */
+const INVOICE_KINDS = 'KICHO_INVOICE_KINDS';
+
+export function readInvoiceKinds(): KindsSeen {
+  return parseKindsSeen(PropertiesService.getScriptProperties().getProperty(INVOICE_KINDS));
+}
+
+/** Adds what was seen now to what is kept (read again first: a concurrent run may have learnt too). */
+export function recordInvoiceKinds(seen: KindsSeen): void {
+  if (Object.keys(seen).length === 0) return;
+  const props = PropertiesService.getScriptProperties();
+  const merged = { ...parseKindsSeen(props.getProperty(INVOICE_KINDS)), ...seen };
+  props.setProperty(INVOICE_KINDS, JSON.stringify(merged));
+}
+
+/** Forgets what was seen of one kind (本番前チェック asks MF again). */
+export function forgetInvoiceKind(kind: InvoiceKind): void {
+  const props = PropertiesService.getScriptProperties();
+  const kept = parseKindsSeen(props.getProperty(INVOICE_KINDS));
+  delete kept[kind];
+  props.setProperty(INVOICE_KINDS, JSON.stringify(kept));
 }

@@ -33,6 +33,11 @@ export function readRuleValues(): unknown[][] {
   return allValues(SHEET.rules);
 }
 
+/** The sheet 取引先インボイス (issue 27); none when the sheet is missing (it is optional). */
+export function readInvoicePartnerValues(): unknown[][] {
+  return allValues(SHEET.invoicePartners);
+}
+
 export function readMasters(): Masters {
   const values = allValues(SHEET.masters);
   const columns = headerIndex(values[0] ?? []);

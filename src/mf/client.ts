@@ -25,6 +25,7 @@ import type {
   MfJournal,
   MfOffice,
   MfTax,
+  MfTermSetting,
   MfTradePartner,
   MfTransaction,
   MfTrialBalance,
@@ -273,6 +274,11 @@ export class MfClient {
 
   connectedAccounts(): MfConnectedAccount[] {
     return this.getMaster<MfConnectedAccount>('/connected_accounts', 'connected_accounts');
+  }
+
+  /** GET /term_settings: every fiscal year's settings, newest first (課税形式 for インボイス区分). */
+  termSettings(): MfTermSetting[] {
+    return this.getMaster<MfTermSetting>('/term_settings', 'term_settings');
   }
 
   // Statement lines and journals

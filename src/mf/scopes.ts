@@ -27,6 +27,8 @@ export const OPERATION_SCOPES: Readonly<Record<string, string>> = {
   'GET /api/v3/accounts': 'mfc/accounting/accounts.read',
   'GET /api/v3/taxes': 'mfc/accounting/taxes.read',
   'GET /api/v3/trade_partners': 'mfc/accounting/trade_partners.read',
+  // 課税形式 (インボイス区分 does not matter to 免税・簡易課税 offices): the document puts it under offices.read.
+  'GET /api/v3/term_settings': 'mfc/accounting/offices.read',
   'GET /api/v3/connected_accounts': 'mfc/accounting/connected_account.read',
   'GET /api/v3/transactions': 'mfc/accounting/transaction.read',
   'POST /api/v3/transactions/journalize': 'mfc/accounting/journal.write',

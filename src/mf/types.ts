@@ -23,6 +23,7 @@ export interface MfSubAccount {
   id: MfId;
   account_id: MfId;
   name: string;
+  tax_id?: MfId | null;
 }
 
 export interface MfAccount {
@@ -47,6 +48,17 @@ export interface MfTradePartner {
   name: string;
   available: boolean;
   search_key?: string | null;
+  /** T + 13 digits when the partner is a registered invoice issuer (the document's TradePartner). */
+  invoice_registration_number?: string | null;
+}
+
+/** GET /term_settings: one fiscal year's settings (the document's TermSetting). */
+export interface MfTermSetting {
+  start_date: string;
+  end_date: string;
+  fiscal_year: number;
+  /** FREE (免税事業者), SIMPLE (簡易課税), PROPORTIONAL_ALLOCATION, INDIVIDUAL_ALLOCATION. */
+  tax_method: string;
 }
 
 export interface MfConnectedAccount {
@@ -80,6 +92,11 @@ export interface MfJournalSide {
   trade_partner_name?: string | null;
   value: number;
   tax_value?: number;
+  /**
+   * インボイス区分. Read as text: MF may answer values its document does not list (UNQUALIFIED_70 …), and
+   * no read of kicho decides anything on it.
+   */
+  invoice_kind?: string | null;
 }
 
 /** How a journal came to be (the document's EnteredBy enum); only some values matter to kicho. */
@@ -126,6 +143,8 @@ export interface JournalizeRequest {
   sub_account_id?: MfId | null;
   tax_id?: MfId | null;
   trade_partner_code?: string | null;
+  /** Only for a purchase whose 区分 matters (core/invoice.ts); never on a 入金 (it is MF's credit side). */
+  invoice_kind?: string;
   transaction_date?: string;
   remark?: string;
   tags: string[];

@@ -4,6 +4,7 @@
  * moved columns.
  */
 import { headerIndex } from '../core/headers';
+import { INVOICE_CELLS } from '../core/invoice';
 import { PEOPLE_COLUMNS } from '../core/schema';
 import { OPERATIONS } from '../core/states';
 
@@ -43,6 +44,19 @@ export function formatLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
       .setHelpText('承認・除外・再試行 から選んでください。次の実行で反映され、空に戻ります。')
       .build();
     sheet.getRange(2, op + 1, rows, 1).setDataValidation(rule);
+  }
+
+  const invoice = columns.get('インボイス');
+  if (invoice !== undefined) {
+    // A warning, not a refusal: a word typed otherwise is refused by the send's check with a メモ.
+    const rule = SpreadsheetApp.newDataValidation()
+      .requireValueInList([...INVOICE_CELLS], true)
+      .setAllowInvalid(true)
+      .setHelpText(
+        '仕入れの売り手が登録事業者（T で始まる登録番号あり）なら 適格、そうでなければ 非適格。控除の割合（80%・70% …）は取引日から決まります。',
+      )
+      .build();
+    sheet.getRange(2, invoice + 1, rows, 1).setDataValidation(rule);
   }
 
   const state = columns.get('状態');

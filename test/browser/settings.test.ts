@@ -61,6 +61,53 @@ test('an invalid value is shown at its field and nothing is saved; fixed, all va
   }
 });
 
+test('AI判定: choosing a provider shows what is sent, to whom and the cost, and the save is refused until the yes is ticked', async () => {
+  const w = kichoWorld();
+  const server = await new DialogServer(w.emu, OWNER).start();
+  try {
+    const page = await newPage(browser(), { width: 560, height: 640 });
+    await page.goto(server.open('openSettings').url);
+    await settled(page);
+    assert.equal(
+      await page.locator('#ai-consent').isHidden(),
+      true,
+      'nothing to agree to while AI判定 is オフ',
+    );
+    await page.locator('.field[data-item="AI判定"] select').selectOption('anthropic');
+    assert.equal(await page.locator('#ai-consent').isVisible(), true);
+    const text = await page.locator('#ai-consent').innerText();
+    assert.match(text, /送り先: Anthropic（米国）/);
+    assert.match(text, /取引日・金額・入出金・摘要/);
+    assert.match(text, /下 4 桁のほかを \*/);
+    assert.match(text, /費用: AI に聞くのは、ルールに当てはまらなかった明細 1 件につき 1 回/);
+    assert.match(text, /入力 100 万トークンあたり 1 ドル/);
+    assert.equal(await page.locator('#aiConsent').isChecked(), false);
+    await page.locator('#ai-consent').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-ai-consent');
+
+    await page.click('#save');
+    await settled(page);
+    assert.match(
+      await page.locator('#status').innerText(),
+      /同意のチェックを入れてください。保存していません/,
+    );
+    assert.match(
+      await page.locator('.field[data-item="AI判定"] .error').innerText(),
+      /同意のチェックを入れてください/,
+    );
+    assert.equal(String(setting(w, 'AI判定')), 'オフ', 'not saved without the yes');
+
+    await page.check('#aiConsent');
+    await page.click('#save');
+    await settled(page);
+    assert.match(await page.locator('#status').innerText(), /AI判定を anthropic にしました/);
+    assert.equal(String(setting(w, 'AI判定')), 'anthropic');
+    assert.equal(await page.locator('#ai-consent').isHidden(), true, 'agreed: the box goes away');
+  } finally {
+    await server.close();
+  }
+});
+
 test('the AI key: saved to properties, never shown back, the field cleared; removed again; the daily cost is shown', async () => {
   const w = kichoWorld();
   const server = await new DialogServer(w.emu, OWNER).start();

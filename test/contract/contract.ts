@@ -13,6 +13,7 @@ import { OpenAPIBackend, type Operation, type Request } from 'openapi-backend';
 import { parse } from 'yaml';
 import type { DifferenceName } from '../../sim/mf/differences';
 import { Messages } from '../../sim/mf/errors';
+import { INVOICE_KIND_REFUSED } from '../../sim/mf/journal-input';
 import type { HttpRequest, HttpResponse } from '../../sim/mf/types';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -41,7 +42,44 @@ const NAMED_TEXTS: ReadonlyMap<string, DifferenceName> = new Map<string, Differe
   [Messages.idNotFound, 'unknown-id-text'],
   [Messages.alreadyJournalized, 'second-journalize-wording'],
   [Messages.transactionExcluded, 'second-journalize-wording'],
+  [INVOICE_KIND_REFUSED, 'invoice-kind-refusal-text'],
 ]);
+
+/** インボイス区分 values of the 令和8年度 steps, which the pinned document does not list (issue 27). */
+const REFORM_KINDS = new Set([
+  'INVOICE_KIND_UNQUALIFIED_70',
+  'INVOICE_KIND_UNQUALIFIED_50',
+  'INVOICE_KIND_UNQUALIFIED_30',
+  'INVOICE_KIND_UNQUALIFIED',
+]);
+
+/**
+ * `value` with every invoice_kind the document does not take in this place replaced by UNQUALIFIED_80 (a
+ * value it takes on writes and reads), and whether anything was replaced: to see whether anything else is
+ * wrong with the exchange.
+ */
+function withDocumentKinds(
+  value: unknown,
+  kinds: ReadonlySet<string>,
+): { value: unknown; replaced: boolean } {
+  let replaced = false;
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!v || typeof v !== 'object') return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (k === 'invoice_kind' && typeof x === 'string' && kinds.has(x)) {
+        replaced = true;
+        out[k] = 'INVOICE_KIND_UNQUALIFIED_80';
+      } else out[k] = walk(x);
+    }
+    return out;
+  };
+  return { value: walk(value), replaced };
+}
+
+/** Reads: the document's read enum has UNQUALIFIED_50 and UNQUALIFIED, not 70 and 30. */
+const REFORM_READ_KINDS = new Set(['INVOICE_KIND_UNQUALIFIED_70', 'INVOICE_KIND_UNQUALIFIED_30']);
 /** A document text to put in place of a named one, to check that nothing else is wrong with the body. */
 const STAND_IN_400 = 'One of the requests inputs is not valid. Target';
 
@@ -176,7 +214,18 @@ export class Contract {
       body: req.body,
     };
     const validated = this.api.validator.validateRequest(request, op);
-    if (!validated.valid) add(null, 'request', describeErrors(validated.errors as AjvError[]), id);
+    if (!validated.valid) {
+      // A write of a 令和8年度 インボイス区分 (issue 27): named when that is all that is wrong.
+      const kinds =
+        typeof req.body === 'string' && req.body !== ''
+          ? withDocumentKinds(JSON.parse(req.body), REFORM_KINDS)
+          : null;
+      const again = kinds?.replaced
+        ? this.api.validator.validateRequest({ ...request, body: JSON.stringify(kinds.value) }, op)
+        : null;
+      if (again?.valid) add('invoice-kind-reform', 'request', 'a 令和8年度 invoice_kind', id);
+      else add(null, 'request', describeErrors(validated.errors as AjvError[]), id);
+    }
 
     // Response.
     if (res.fault) {
@@ -215,6 +264,11 @@ export class Contract {
         add('trial-balance-null-rows', 'response', 'rows: null on leaf rows (as the example shows)', id);
         return findings;
       }
+    }
+    const kinds = withDocumentKinds(body, REFORM_READ_KINDS);
+    if (kinds.replaced && this.api.validator.validateResponse(kinds.value, op, res.status).valid) {
+      add('invoice-kind-reform', 'response', 'a 令和8年度 invoice_kind in an answer', id);
+      return findings;
     }
     const named = this.namedErrorTexts(body);
     if (named) {

@@ -155,6 +155,7 @@ describe('the client, through its real code paths, keeps to the document in ever
     h.client.taxes();
     h.client.tradePartners();
     h.client.connectedAccounts();
+    h.client.termSettings();
     h.client.listTransactions({ startDate: '2026-01-01', endDate: '2026-06-30', statuses: ['none'] });
     const line = firstLine(h.mf, (t) => t.date >= '2026-04-01');
     const account = h.mf.findAccount('雑費').id;
@@ -419,6 +420,68 @@ const CASES: Record<DifferenceName, () => void> = {
     const after = h.client.trialBalanceBs({ startDate: '2026-04-01', endDate: '2026-05-31' });
     assert.equal(Number(cash(after)) - Number(cash(before)), 3_000, 'the figures come from the books');
     assert.deepEqual(h.log.violations, [], h.log.report());
+  },
+  'invoice-kind-reform': () => {
+    const h = logged({ fake: { invoiceKindsOnWrite: 'mcp' } });
+    const line = firstLine(h.mf, (t) => t.date >= '2026-04-01' && t.side === 'EXPENSE');
+    const made = h.client.journalize({
+      transaction_id: line.id,
+      account_id: h.mf.findAccount('外注費').id,
+      invoice_kind: 'INVOICE_KIND_UNQUALIFIED_70',
+      tags: [],
+    });
+    assert.equal(made.kind, 'created');
+    const [journal] = h.client.journalsBetween(line.date, line.date, { transactionIds: [line.id] });
+    assert.equal(journal?.branches[0]?.debitor?.invoice_kind, 'INVOICE_KIND_UNQUALIFIED_70');
+    assert.deepEqual(h.log.violations, [], h.log.report());
+    assert.ok((h.log.named.get('invoice-kind-reform') ?? 0) >= 2, 'the request and the answers are named');
+    // The document's world refuses the same write with its own 400.
+    const d = logged();
+    const other = firstLine(d.mf, (t) => t.date >= '2026-04-01' && t.side === 'EXPENSE');
+    const refused = d.client.journalize({
+      transaction_id: other.id,
+      account_id: d.mf.findAccount('外注費').id,
+      invoice_kind: 'INVOICE_KIND_UNQUALIFIED_70',
+      tags: [],
+    });
+    assert.equal(refused.kind, 'rejected');
+  },
+  'invoice-kind-refusal-text': () => {
+    const h = logged();
+    const line = firstLine(h.mf, (t) => t.date >= '2026-04-01' && t.side === 'EXPENSE');
+    const out = h.client.journalize({
+      transaction_id: line.id,
+      account_id: h.mf.findAccount('外注費').id,
+      invoice_kind: 'INVOICE_KIND_NOT_TARGET',
+      tags: [],
+    });
+    assert.equal(out.kind === 'rejected' && out.message, Messages.invoiceKindRefused);
+    assert.deepEqual(h.log.violations, [], h.log.report());
+    assert.equal(h.log.named.get('invoice-kind-refusal-text'), 1);
+    // Accepted where MF is not that strict.
+    const loose = logged({ fake: { notTargetOnTaxable: 'accepted' } });
+    const l2 = firstLine(loose.mf, (t) => t.date >= '2026-04-01' && t.side === 'EXPENSE');
+    const ok = loose.client.journalize({
+      transaction_id: l2.id,
+      account_id: loose.mf.findAccount('外注費').id,
+      invoice_kind: 'INVOICE_KIND_NOT_TARGET',
+      tags: [],
+    });
+    assert.equal(ok.kind, 'created');
+  },
+  'invoice-kind-default': () => {
+    const h = logged();
+    const line = firstLine(h.mf, (t) => t.date >= '2026-04-01' && t.side === 'EXPENSE');
+    const made = h.client.journalize({
+      transaction_id: line.id,
+      account_id: h.mf.findAccount('外注費').id,
+      tags: [],
+    });
+    assert.equal(made.kind, 'created');
+    const [journal] = h.client.journalsBetween(line.date, line.date, { transactionIds: [line.id] });
+    assert.equal(journal?.branches[0]?.debitor?.invoice_kind, 'INVOICE_KIND_QUALIFIED');
+    assert.equal(journal?.branches[0]?.creditor?.invoice_kind, 'INVOICE_KIND_NOT_TARGET');
+    assert.deepEqual(h.log.violations, []);
   },
   'fake-detail-header': () => {
     const h = logged();

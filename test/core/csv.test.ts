@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { detectCharset, isValidUtf8 } from '../../src/core/csv/encoding';
-import { planCsvIntake, readCsv } from '../../src/core/csv/intake';
+import { planCsvIntake, readCsv, skippedSummary } from '../../src/core/csv/intake';
 import { resolveLayout } from '../../src/core/csv/layouts';
 import { parseCsv } from '../../src/core/csv/parse';
 import { csvJournalRequest, doubleCountWarnings } from '../../src/core/csv/sources';
@@ -199,7 +199,7 @@ describe('readCsv', () => {
     );
   });
 
-  test('every bad line is reported with its line number, reason and text; good lines are kept', () => {
+  test('every bad line is reported with its line number, reason and text; good lines are kept; layout lines are skipped apart', () => {
     const text = [
       '口座番号,1234567',
       BANK.trim(),
@@ -212,6 +212,7 @@ describe('readCsv', () => {
       '2026/05/05,ﾐｼﾞｶｲ',
       '2026/05/06,ﾓｼﾞ\ufffd\ufffd,100,,',
       '2026/05/07,ﾍﾝｷﾝ,△500,,',
+      '2026/05/08,計量器,800,,',
       '合計,,1200,0,',
     ].join('\r\n');
     const r = readCsv(text, '○○銀行');
@@ -220,23 +221,32 @@ describe('readCsv', () => {
       r.lines.map((l) => [l.line, l.date, l.side, l.amount]),
       [
         [3, '2026-05-01', '出金', 1200],
-        [11, '2026-05-07', '入金', 500],
+        // A description starting with 計 is not a total: a dated line is never dropped on a loose guess.
+        [12, '2026-05-08', '出金', 800],
       ],
     );
     assert.deepEqual(
       r.problems.map((p) => [p.line, p.reason.slice(0, 8)]),
       [
-        [1, '見出し行より前の'],
-        [4, '空行です。'],
         [5, '金額がありません'],
         [6, '日付「あした」を'],
         [7, '金額「12a」を'],
         [8, '出金と入金の両方'],
         [9, '列が足りません（'],
         [10, '文字化けしていま'],
-        [12, '合計の行です（明'],
+        // A minus in the 出金 column is not turned into 入金: refused with its number.
+        [11, '出金の列にマイナ'],
       ],
     );
+    assert.deepEqual(
+      r.skipped.map((p) => [p.line, p.reason.slice(0, 6)]),
+      [
+        [1, '見出し行より'],
+        [4, '空行です。'],
+        [13, '合計の行です'],
+      ],
+    );
+    assert.match(String(skippedSummary(r.skipped)), /明細ではない行 3 行.*1・4・13 行目/);
     assert.equal(r.problems.find((p) => p.line === 6)?.text, 'あした,ﾔﾁﾝ,5000,,');
   });
 
@@ -279,6 +289,7 @@ describe('planCsvIntake', () => {
       already: 2,
       overlapDates: [],
       alreadyInMf: 0,
+      sideChanged: [],
     });
     // A line MF already holds a journal for (by tag) is added as 完了 with that journal, never to be sent.
     const inMf = planCsvIntake(

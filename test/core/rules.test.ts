@@ -84,6 +84,7 @@ describe('parseRules', () => {
         補助科目: '事務用品',
         税区分: '課税仕入 10%',
         取引先: 'アマゾンジャパン',
+        インボイス: '',
         autoApprove: true,
         enabled: true,
         text: undefined,
@@ -423,7 +424,8 @@ describe('regular expression safety', () => {
     const hostile: Rule = { ...rule, keyword: '(a+)+$' };
     const started = Date.now();
     assert.equal(matchRule([hostile], line({ description: `${'a'.repeat(5000)}!` })), null);
-    assert.ok(Date.now() - started < 100);
+    // Run, (a+)+$ on 5,000 characters would not finish at all; the bound is only that.
+    assert.ok(Date.now() - started < 2_000);
   });
 
   test('the slowest accepted shape stays fast on a very long hostile description', () => {
@@ -433,7 +435,9 @@ describe('regular expression safety', () => {
     ]);
     const started = Date.now();
     assert.equal(matchRule(rules, line({ description: 'a'.repeat(100_000) })), null);
-    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+    // ~0.3 s on an idle machine; the bound only separates "linear-ish" from a backtracking blow-up (minutes),
+    // so a loaded CI machine does not fail it.
+    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
   });
 
   test('property: every pattern regexRisk accepts runs fast on the capped input', () => {
@@ -471,7 +475,7 @@ describe('regular expression safety', () => {
         regex.test(attempt);
         regex.test(`${attempt.slice(1)}!`);
         const took = Date.now() - started;
-        assert.ok(took < 300, `${pattern} took ${took} ms`);
+        assert.ok(took < 3_000, `${pattern} took ${took} ms`);
       }),
       { numRuns: 400 },
     );

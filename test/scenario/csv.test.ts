@@ -135,7 +135,9 @@ describe('the dialog’s server targets', () => {
     assert.ok(JSON.stringify(shown).includes('CSVを取り込む'));
     const init = value<{ sources: string[]; presets: unknown[] }>(w.run('csvDialogInit'));
     assert.deepEqual(init.sources, ['△△カード']);
-    assert.equal(init.presets.length, 3);
+    // Named banks and cards first, then the 3 generic presets.
+    assert.ok(init.presets.length > 20);
+    assert.ok(JSON.stringify(init.presets).includes('三菱UFJ銀行'));
   });
 });
 
@@ -157,7 +159,9 @@ describe('importCsv', () => {
     assert.equal(first.added, 4);
     assert.equal(first.sourceAdded, true);
     assert.match(first.messages.join(), /取込元「○○銀行」を新しく追加しました（勘定科目 普通預金）/);
-    assert.deepEqual(records(w.emu, '取込元'), [{ 名前: '○○銀行', 勘定科目: '普通預金', 補助科目: '' }]);
+    assert.deepEqual(records(w.emu, '取込元'), [
+      { 名前: '○○銀行', 勘定科目: '普通預金', 補助科目: '', 取込形式: '' },
+    ]);
     const log = records(w.emu, 'ログ').filter((l) => l.処理 === 'CSVの取込');
     assert.match(String(log.at(-1)?.メッセージ), /取込元「○○銀行」を新しく追加しました/);
 
@@ -192,26 +196,29 @@ describe('importCsv', () => {
       rows.map((x) => [x.取引日, x.入出金, x.金額, x.摘要]),
       [
         ['2026-05-01', '出金', 1200, 'A'],
-        ['2026-05-02', '入金', 500, 'B'],
         ['2026-05-03', '出金', 1200, 'C'],
-        ['2026-05-04', '入金', 300, 'D'],
-        ['2026-05-06', '入金', 700, 'F'],
       ],
     );
     const problems = r.messages.filter((m) => /^\d+ 行目/.test(m));
     assert.deepEqual(
       problems.map((m) => Number(m.split(' ')[0])),
-      [3, 7, 9, 10, 11, 12, 13],
+      [4, 6, 7, 8, 9, 10, 11, 12],
     );
-    assert.match(problems[0], /^3 行目: 空行です。/);
+    // A minus in the 出金 column (△, parentheses, -) is never turned into 入金: refused with its number.
+    assert.match(problems[0], /^4 行目: 出金の列にマイナスの金額（△500）があります。.*取り込みません/);
+    assert.match(problems[1], /^6 行目: 出金の列にマイナスの金額（\(300\)）/);
     // `1,200円` without quotes is two cells: the amount reads as 1 and 200円 lands in 入金.
-    assert.match(problems[1], /^7 行目: 出金と入金の両方に金額があります。.*「R8\.5\.5,E,1,200円,」/);
-    assert.match(problems[2], /^9 行目: 金額「12a」を読めません/);
-    assert.match(problems[3], /^10 行目: 日付「あした」を読めません.*「あした,H,100,」/);
-    assert.match(problems[4], /^11 行目: 列が足りません/);
-    assert.match(problems[5], /^12 行目: 金額がありません/);
-    assert.match(problems[6], /^13 行目: 合計の行です/);
-    assert.match(r.messages[0], /5 件を台帳に追加しました。読めなかった行 7 件。/);
+    assert.match(problems[2], /^7 行目: 出金と入金の両方に金額があります。.*「R8\.5\.5,E,1,200円,」/);
+    assert.match(problems[3], /^8 行目: 出金の列にマイナスの金額（-700）/);
+    assert.match(problems[4], /^9 行目: 金額「12a」を読めません/);
+    assert.match(problems[5], /^10 行目: 日付「あした」を読めません.*「あした,H,100,」/);
+    assert.match(problems[6], /^11 行目: 列が足りません/);
+    assert.match(problems[7], /^12 行目: 金額がありません/);
+    assert.match(r.messages[0], /2 件を台帳に追加しました。読めなかった行 8 件。/);
+    // The blank line and the total are the layout's, reported in one line apart.
+    assert.ok(
+      r.messages.includes('明細ではない行 2 行（空行 1 行、合計 1 行: 3・13 行目）は読み飛ばしました。'),
+    );
     const log = records(w.emu, 'ログ').filter((l) => l.処理 === 'CSVの取込');
     assert.match(String(log.at(-1)?.メッセージ), /10 行目: 日付「あした」を読めません/);
   });

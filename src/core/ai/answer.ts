@@ -3,7 +3,8 @@
  * exist in マスタ reach a people column, and a row becomes 送信待ち only when everything is valid,
  * the confidence reaches the threshold and 設定 AI自動承認 is オン. Extra fields are ignored.
  */
-import { dataProblems } from '../classify';
+import { CLASSIFY_MSG, dataProblems, type InvoiceJudging, invoicePatch } from '../classify';
+import type { InvoiceSay } from '../invoice';
 import type { LedgerRecord } from '../ledger';
 import type { MasterAccount, Masters } from '../masters';
 import { normalizeText } from '../text';
@@ -13,6 +14,14 @@ export interface AiPolicy {
   model: string;
   threshold: number;
   autoApprove: boolean;
+  /** インボイス区分 at 判定 (issue 27); absent: the column is left as it is. */
+  invoice?: InvoiceJudging;
+}
+
+/** The AI's インボイス answer as a 区分 it may say ('' for 不明 or anything else: never a guess of ours). */
+function invoiceSay(answer: Record<string, unknown>): InvoiceSay | '' {
+  const v = typeof answer.invoice === 'string' ? answer.invoice.normalize('NFKC').trim() : '';
+  return v === '適格' || v === '非適格' || v === '帳簿のみ' ? v : '';
 }
 
 /** Model text shown on the sheet is one short line: a reason is a sentence, not an essay. */
@@ -135,6 +144,16 @@ export function decideFromAnswer(
 
   const reason = oneLine(reasonText ?? '', MAX_REASON);
   const basis = `AI ${confidence === undefined ? '?' : shown(confidence)}: ${reason || '（理由なし）'}`;
+  // インボイス区分: the AI's answer comes after the rule's (none here) and the MF 取引先's (issue 27).
+  const inv = invoicePatch(record, { ...checked.names, 判定根拠: basis }, policy.invoice, {
+    ai: {
+      say: invoiceSay(answer),
+      source: 'AI',
+      reason: oneLine(field(answer, 'invoice_reason') ?? '', MAX_REASON) || '（理由なし）',
+    },
+  });
+  problems.push(...inv.notes);
+  if (inv.held) problems.push(CLASSIFY_MSG.invoiceUndecided);
   const low = confidence !== undefined && confidence < policy.threshold;
   const approved = problems.length === 0 && !low && policy.autoApprove;
   let memo = '';
@@ -147,6 +166,7 @@ export function decideFromAnswer(
     判定元: source,
     判定根拠: basis,
     メモ: memo,
+    ...inv.patch,
   };
 }
 

@@ -5,7 +5,7 @@
  * UTF-8 continuation bytes), so "valid UTF-8" is a safe test.
  */
 
-export type CsvCharset = 'UTF-8' | 'Windows-31J';
+export type CsvCharset = 'UTF-8' | 'Windows-31J' | 'UTF-16';
 
 /** Bytes as Apps Script gives them (signed) or unsigned. */
 export function hasUtf8Bom(bytes: ArrayLike<number>): boolean {
@@ -54,11 +54,24 @@ export function isValidUtf8(bytes: ArrayLike<number>): boolean {
   return true;
 }
 
+/**
+ * A UTF-16 byte order mark (FF FE little-endian, FE FF big-endian): Excel's 「Unicode テキスト」 saves
+ * UTF-16LE with a BOM, tab-separated (https://himorogi.hatenablog.com/entry/20141121/1416607915).
+ */
+export function hasUtf16Bom(bytes: ArrayLike<number>): boolean {
+  if (bytes.length < 2) return false;
+  const a = bytes[0] & 0xff;
+  const b = bytes[1] & 0xff;
+  return (a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff);
+}
+
 export function detectCharset(bytes: ArrayLike<number>): CsvCharset {
+  if (hasUtf16Bom(bytes)) return 'UTF-16';
   return hasUtf8Bom(bytes) || isValidUtf8(bytes) ? 'UTF-8' : 'Windows-31J';
 }
 
 /** Japanese name of a charset for the dialog and the summary. */
 export function charsetLabel(c: CsvCharset): string {
+  if (c === 'UTF-16') return 'UTF-16（Unicode テキスト）';
   return c === 'UTF-8' ? 'UTF-8' : 'Shift_JIS';
 }

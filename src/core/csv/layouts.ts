@@ -1,49 +1,76 @@
 /**
- * Column layouts of bank and card CSVs. A layout says which column holds the date, the description
- * and the amount (one signed column, or 出金 + 入金). Presets find their columns by header names
- * (banks put account details above the header, so the first rows are searched); a person can also
- * name the columns directly.
+ * Column layouts of bank and card CSVs. A layout says which columns hold the date (one column, or 年・月・日
+ * in three), the description (one or more columns, joined), the amount (one signed column, or 出金 + 入金)
+ * and the running balance, and which lines belong to the layout rather than to the statement. Named
+ * layouts (named-layouts.ts) are recognised by the file's own shape — its header row, or the holder line
+ * of a card file with no header — never by the file name; the generic presets below are the fallback; a
+ * person can also name the columns directly (and keep that per 取込元: saved-layout.ts).
  */
 import { normalizeText } from '../text';
+import {
+  type ColumnSpec,
+  type DateSpec,
+  type Direction,
+  NAMED_LAYOUTS,
+  type NamedLayout,
+} from './named-layouts';
 import type { CsvRecord } from './parse';
 
-export type Direction = '入金' | '出金';
+export type { Direction };
+
+/** Where the date is: one column, or year, month and day in three (PayPay銀行). */
+export type DateColumns = { at: number } | { year: number; month: number; day: number };
+
+interface ResolvedCommon {
+  /** A named layout's id, a generic preset's id, or 'custom'. */
+  id: string;
+  name: string;
+  /** bank / card for named layouts (what a new 取込元 gets); null for generic presets and custom. */
+  family: 'bank' | 'card' | null;
+  /** Index into the records of the header row, or -1 when the file has none. */
+  headerAt: number;
+  date: DateColumns;
+  /** Joined with a space, empty parts left out. */
+  description: number[];
+  /** The running balance after each line (残高), or -1 when the file has none. */
+  balance: number;
+  /** A file with no header: the holder lines that mark it (and belong to the layout). */
+  holder: readonly (RegExp | null)[] | null;
+  /** Further lines of the layout (totals, notices) below the header. */
+  layoutLines: readonly RegExp[];
+  /** A line opening a section whose positive amounts mean the other direction. */
+  reversedSection: RegExp | null;
+}
 
 /** A layout bound to column indexes (0-based) of one file. */
-export type ResolvedLayout =
-  | {
-      kind: 'split';
-      name: string;
-      date: number;
-      description: number;
-      withdrawal: number;
-      deposit: number;
-      /** Index into the records of the header row, or -1 when the file has none. */
-      headerAt: number;
-      /** The running balance after each line (残高), or -1 when the file has none. */
-      balance: number;
-    }
-  | {
-      kind: 'signed';
-      name: string;
-      date: number;
-      description: number;
-      amount: number;
-      /** What a positive amount means: 入金 in a bank statement, 出金 (a purchase) on a card. */
-      positive: Direction;
-      headerAt: number;
-      balance: number;
-    };
+export type ResolvedLayout = ResolvedCommon &
+  (
+    | { kind: 'split'; withdrawal: number; deposit: number }
+    | {
+        kind: 'signed';
+        /** The amount column, then the columns read when it is empty. */
+        amount: number[];
+        /** What a positive amount means: 入金 in a bank statement, 出金 (a purchase) on a card. */
+        positive: Direction;
+        /** What a minus means: the other direction, or a line refused with its number. */
+        negative: 'opposite' | 'refuse';
+      }
+  );
 
 export type PresetId = 'bank' | 'signed' | 'card';
 
 /** What the dialog (or a caller of importCsv) may ask for; every field is optional. */
 export interface LayoutChoice {
-  /** A preset, or 'custom' with the columns below; absent or 'auto' = detect from the header. */
-  preset?: PresetId | 'custom' | 'auto';
+  /**
+   * A generic preset, a named layout's id, or 'custom' with the columns below; absent or 'auto' = the
+   * 取込元's saved format if it has one, else detection from the file.
+   */
+  preset?: string;
   /** 1-based column numbers, as people count them. */
   date?: number;
   description?: number;
+  /** A second description column (the counterparty next to the kind of transfer). */
+  description2?: number;
   amount?: number;
   withdrawal?: number;
   deposit?: number;
@@ -52,18 +79,15 @@ export interface LayoutChoice {
   positive?: Direction;
   /** True when the first line is a header (custom layouts only; default true). */
   header?: boolean;
+  /** Keep this layout as the 取込元's format (「この形式を保存」); used on import only. */
+  save?: boolean;
 }
 
-interface Preset {
-  id: PresetId;
-  name: string;
-  date: readonly string[];
-  description: readonly string[];
-  withdrawal?: readonly string[];
-  deposit?: readonly string[];
-  amount?: readonly string[];
-  positive?: Direction;
-}
+/** A layout as data: named layouts and the generic presets share it. */
+type Spec = Pick<NamedLayout, 'id' | 'name' | 'date' | 'description' | 'amount' | 'balance' | 'also'> &
+  Partial<Pick<NamedLayout, 'holder' | 'layoutLines' | 'reversedSection'>> & {
+    family: 'bank' | 'card' | null;
+  };
 
 const DATE_NAMES = [
   '日付',
@@ -96,53 +120,6 @@ const CARD_DESCRIPTION_NAMES = [
   '利用先',
   'ご利用店名(海外ご利用分は現地通貨建て)',
 ];
-
-export const PRESETS: readonly Preset[] = [
-  {
-    id: 'bank',
-    name: '銀行（日付・摘要・出金・入金）',
-    date: DATE_NAMES,
-    description: DESCRIPTION_NAMES,
-    withdrawal: [
-      '出金',
-      '出金額',
-      '出金金額',
-      'お引出し',
-      'お引出金額',
-      'お引出し金額',
-      '支払金額',
-      'お支払金額',
-      '引出金額',
-      '払出金額',
-    ],
-    deposit: ['入金', '入金額', '入金金額', 'お預入れ', 'お預入金額', 'お預入れ金額', '預入金額', '受入金額'],
-  },
-  {
-    id: 'card',
-    name: 'カード（利用日・利用店名・利用金額）',
-    date: CARD_DATE_NAMES,
-    description: CARD_DESCRIPTION_NAMES,
-    amount: [
-      '利用金額',
-      'ご利用金額',
-      '利用金額(円)',
-      'ご利用金額(円)',
-      'お支払金額',
-      '支払金額',
-      '請求金額',
-    ],
-    positive: '出金',
-  },
-  {
-    id: 'signed',
-    name: '銀行（日付・内容・金額、出金はマイナス）',
-    date: DATE_NAMES,
-    description: DESCRIPTION_NAMES,
-    amount: ['金額', '入出金額', '取引金額', '入出金', 'お取引金額'],
-    positive: '入金',
-  },
-];
-
 /** A running balance after each line; optional in every layout (cards rarely have one). */
 const BALANCE_NAMES = [
   '残高',
@@ -155,51 +132,227 @@ const BALANCE_NAMES = [
   '預金残高',
 ];
 
-/** Rows searched for a header: banks put the account number, period and balance above it. */
-const HEADER_SEARCH_ROWS = 15;
+/**
+ * The generic presets (before issue 26, the only ones): tried after every named layout, so a file of a
+ * known bank is read by its own layout. Their description is one column, so a file they read before keeps
+ * its keys.
+ */
+export const PRESETS: readonly (Spec & { id: PresetId })[] = [
+  {
+    id: 'bank',
+    name: '銀行（日付・摘要・出金・入金）',
+    family: null,
+    date: DATE_NAMES,
+    description: [DESCRIPTION_NAMES],
+    amount: {
+      withdrawal: [
+        '出金',
+        '出金額',
+        '出金金額',
+        'お引出し',
+        'お引出金額',
+        'お引出し金額',
+        '支払金額',
+        'お支払金額',
+        '引出金額',
+        '払出金額',
+      ],
+      deposit: [
+        '入金',
+        '入金額',
+        '入金金額',
+        'お預入れ',
+        'お預入金額',
+        'お預入れ金額',
+        '預入金額',
+        '受入金額',
+      ],
+    },
+    balance: BALANCE_NAMES,
+  },
+  {
+    id: 'card',
+    name: 'カード（利用日・利用店名・利用金額）',
+    family: null,
+    date: CARD_DATE_NAMES,
+    description: [CARD_DESCRIPTION_NAMES],
+    amount: {
+      signed: [
+        ['利用金額', 'ご利用金額', '利用金額(円)', 'ご利用金額(円)', 'お支払金額', '支払金額', '請求金額'],
+      ],
+      positive: '出金',
+      // The documented meaning of this preset since it was added: a minus on a card is a refund.
+      negative: 'opposite',
+    },
+    balance: BALANCE_NAMES,
+  },
+  {
+    id: 'signed',
+    name: '銀行（日付・内容・金額、出金はマイナス）',
+    family: null,
+    date: DATE_NAMES,
+    description: [DESCRIPTION_NAMES],
+    amount: {
+      signed: [['金額', '入出金額', '取引金額', '入出金', 'お取引金額']],
+      positive: '入金',
+      negative: 'opposite',
+    },
+    balance: BALANCE_NAMES,
+  },
+];
+
+const NAMED: readonly Spec[] = NAMED_LAYOUTS.map((l) => ({ ...l, family: l.kind }));
+
+/** Rows searched for a header: banks put the account number, period and balance above it (ゆうちょ 7, みずほ 9). */
+const HEADER_SEARCH_ROWS = 30;
+
+/** A header cell as compared: NFKC, no spaces, no trailing (円) / (¥). */
+export function headerForm(text: string): string {
+  return String(text ?? '')
+    .normalize('NFKC')
+    .replace(/\s+/g, '')
+    .replace(/\((円|¥|\\)\)$/, '');
+}
 
 function findColumn(header: readonly string[], names: readonly string[]): number {
-  const wanted = names.map(normalizeText);
-  return header.findIndex((h) => wanted.includes(normalizeText(h)));
+  const wanted = new Set(names.map(headerForm));
+  return header.findIndex((h) => wanted.has(headerForm(h)));
 }
 
-function bindPreset(p: Preset, header: readonly string[], headerAt: number): ResolvedLayout | null {
-  const date = findColumn(header, p.date);
-  const description = findColumn(header, p.description);
-  if (date < 0 || description < 0) return null;
-  const balance = findColumn(header, BALANCE_NAMES);
-  if (p.amount) {
-    const amount = findColumn(header, p.amount);
-    if (amount < 0) return null;
-    return {
-      kind: 'signed',
-      name: p.name,
-      date,
-      description,
-      amount,
-      positive: p.positive ?? '入金',
-      headerAt,
-      balance,
-    };
+/** A column of a spec in this file: its position, or the first header cell carrying one of its names. */
+function columnOf(spec: ColumnSpec, header: readonly string[] | null): number {
+  if (typeof spec === 'number') return spec;
+  return header ? findColumn(header, spec) : -1;
+}
+
+function dateOf(spec: DateSpec, header: readonly string[] | null): DateColumns | null {
+  if (typeof spec === 'number' || Array.isArray(spec)) {
+    const at = columnOf(spec as ColumnSpec, header);
+    return at < 0 ? null : { at };
   }
-  const withdrawal = findColumn(header, p.withdrawal ?? []);
-  const deposit = findColumn(header, p.deposit ?? []);
-  if (withdrawal < 0 || deposit < 0) return null;
-  return { kind: 'split', name: p.name, date, description, withdrawal, deposit, headerAt, balance };
+  const s = spec as { year: ColumnSpec; month: ColumnSpec; day: ColumnSpec };
+  const year = columnOf(s.year, header);
+  const month = columnOf(s.month, header);
+  const day = columnOf(s.day, header);
+  return year < 0 || month < 0 || day < 0 ? null : { year, month, day };
 }
 
-/** The first preset (in `presets` order) whose header names appear in one of the first rows. */
-function detect(records: readonly CsvRecord[], presets: readonly Preset[]): ResolvedLayout | null {
+/** The spec bound to this file's header (or positions), or null when a column it needs is not there. */
+function bind(spec: Spec, header: readonly string[] | null, headerAt: number): ResolvedLayout | null {
+  const date = dateOf(spec.date, header);
+  if (!date) return null;
+  const description = spec.description.map((d) => columnOf(d, header));
+  if (description.length === 0 || description.some((d) => d < 0)) return null;
+  if ((spec.also ?? []).some((names) => columnOf(names, header) < 0)) return null;
+  // A 残高 under another of the usual names still feeds 残高照合.
+  const named = spec.balance === undefined ? -1 : columnOf(spec.balance, header);
+  const balance = named >= 0 || !header ? named : findColumn(header, BALANCE_NAMES);
+  const common: ResolvedCommon = {
+    id: spec.id,
+    name: spec.name,
+    family: spec.family,
+    headerAt,
+    date,
+    description,
+    balance,
+    holder: spec.holder ?? null,
+    layoutLines: spec.layoutLines ?? [],
+    reversedSection: spec.reversedSection ?? null,
+  };
+  if ('withdrawal' in spec.amount) {
+    const withdrawal = columnOf(spec.amount.withdrawal, header);
+    const deposit = columnOf(spec.amount.deposit, header);
+    if (withdrawal < 0 || deposit < 0) return null;
+    return { ...common, kind: 'split', withdrawal, deposit };
+  }
+  const amount = spec.amount.signed.map((a) => columnOf(a, header));
+  if (amount.some((a) => a < 0)) return null;
+  return {
+    ...common,
+    kind: 'signed',
+    amount,
+    positive: spec.amount.positive,
+    negative: spec.amount.negative,
+  };
+}
+
+/** How many header names a spec needs: the more it needs, the more specific a match it is. */
+function signatureSize(spec: Spec): number {
+  const d = spec.date;
+  const dates = typeof d === 'number' || Array.isArray(d) ? 1 : 3;
+  const amounts = 'withdrawal' in spec.amount ? 2 : spec.amount.signed.length;
+  return dates + spec.description.length + amounts + (spec.also?.length ?? 0) + (spec.holder ? 10 : 0);
+}
+
+/** A holder line (card files with no header): every pattern matches its field. */
+export function isHolderLine(fields: readonly string[], holder: readonly (RegExp | null)[]): boolean {
+  if (fields.length < holder.length) return false;
+  return holder.every((p, i) => p === null || p.test(fields[i].normalize('NFKC').trim()));
+}
+
+function detectSpec(spec: Spec, records: readonly CsvRecord[]): ResolvedLayout | null {
+  const rows = Math.min(records.length, HEADER_SEARCH_ROWS);
+  if (spec.holder) {
+    const holder = spec.holder;
+    for (let i = 0; i < rows; i++) {
+      if (isHolderLine(records[i].fields, holder)) return bind(spec, null, -1);
+    }
+    return null;
+  }
+  for (let i = 0; i < rows; i++) {
+    const bound = bind(spec, records[i].fields, i);
+    if (bound) return bound;
+  }
+  return null;
+}
+
+/** What the columns mean, for telling two fitting layouts apart (same columns: one reading). */
+function meaning(l: ResolvedLayout): string {
+  const { id: _id, name: _name, family: _family, ...rest } = l;
+  return JSON.stringify(rest, (_k, v) => (v instanceof RegExp ? String(v) : v));
+}
+
+export type LayoutResult =
+  | { ok: true; layout: ResolvedLayout }
+  | {
+      ok: false;
+      reason: string;
+      /** Two or more named layouts fit and read the file differently: the person picks one. */
+      candidates?: { id: string; name: string }[];
+    };
+
+/** The named layouts that fit this file, the most specific first; ambiguous when two read it differently. */
+export function detectNamed(records: readonly CsvRecord[]): LayoutResult | null {
+  const found = NAMED.map((spec) => ({ spec, layout: detectSpec(spec, records) })).filter(
+    (x): x is { spec: Spec; layout: ResolvedLayout } => x.layout !== null,
+  );
+  if (found.length === 0) return null;
+  const best = Math.max(...found.map((x) => signatureSize(x.spec)));
+  const top = found.filter((x) => signatureSize(x.spec) === best);
+  const readings = new Map<string, ResolvedLayout[]>();
+  for (const x of top) {
+    const m = meaning(x.layout);
+    readings.set(m, [...(readings.get(m) ?? []), x.layout]);
+  }
+  if (readings.size === 1) return { ok: true, layout: top[0].layout };
+  const candidates = top.map((x) => ({ id: x.layout.id, name: x.layout.name }));
+  return {
+    ok: false,
+    reason: `このファイルは ${candidates.map((c) => `「${c.name}」`).join('と')} のどちらの形にも合い、列の読み方が違います。「列の並び」でどちらかを選んでから取り込んでください。`,
+    candidates,
+  };
+}
+
+/** The first generic preset (in `presets` order) whose header names appear in one of the first rows. */
+function detectGeneric(records: readonly CsvRecord[], presets: readonly Spec[]): ResolvedLayout | null {
   for (let i = 0; i < Math.min(records.length, HEADER_SEARCH_ROWS); i++) {
     for (const p of presets) {
-      const bound = bindPreset(p, records[i].fields, i);
+      const bound = bind(p, records[i].fields, i);
       if (bound) return bound;
     }
   }
   return null;
 }
-
-export type LayoutResult = { ok: true; layout: ResolvedLayout } | { ok: false; reason: string };
 
 function column(n: number | undefined, label: string, problems: string[]): number {
   if (n === undefined || !Number.isInteger(n) || n < 1) {
@@ -209,66 +362,107 @@ function column(n: number | undefined, label: string, problems: string[]): numbe
   return n - 1;
 }
 
-/** Binds a choice (or detection, without one) to the columns of this file. */
-export function resolveLayout(records: readonly CsvRecord[], choice: LayoutChoice = {}): LayoutResult {
-  const preset = choice.preset ?? 'auto';
-  if (preset === 'custom') {
-    const problems: string[] = [];
-    const headerAt = choice.header === false ? -1 : 0;
-    const date = column(choice.date, '日付', problems);
-    const description = column(choice.description, '摘要', problems);
-    const balance = choice.balance === undefined ? -1 : column(choice.balance, '残高', problems);
-    if (choice.amount !== undefined) {
-      const amount = column(choice.amount, '金額', problems);
-      if (problems.length > 0) return { ok: false, reason: problems.join(' ') };
-      return {
-        ok: true,
-        layout: {
-          kind: 'signed',
-          name: '列を指定（金額1列）',
-          date,
-          description,
-          amount,
-          positive: choice.positive ?? '入金',
-          headerAt,
-          balance,
-        },
-      };
-    }
-    const withdrawal = column(choice.withdrawal, '出金', problems);
-    const deposit = column(choice.deposit, '入金', problems);
-    if (problems.length > 0)
-      return { ok: false, reason: `${problems.join(' ')}（金額が1列なら「金額」の列を選びます）` };
+function customLayout(choice: LayoutChoice): LayoutResult {
+  const problems: string[] = [];
+  const headerAt = choice.header === false ? -1 : 0;
+  const date = column(choice.date, '日付', problems);
+  const description = [column(choice.description, '摘要', problems)];
+  if (choice.description2 !== undefined)
+    description.push(column(choice.description2, '摘要（2列目）', problems));
+  const balance = choice.balance === undefined ? -1 : column(choice.balance, '残高', problems);
+  const common: ResolvedCommon = {
+    id: 'custom',
+    name: '',
+    family: null,
+    headerAt,
+    date: { at: date },
+    description,
+    balance,
+    holder: null,
+    layoutLines: [],
+    reversedSection: null,
+  };
+  if (choice.amount !== undefined) {
+    const amount = column(choice.amount, '金額', problems);
+    if (problems.length > 0) return { ok: false, reason: problems.join(' ') };
     return {
       ok: true,
       layout: {
-        kind: 'split',
-        name: '列を指定（出金・入金）',
-        date,
-        description,
-        withdrawal,
-        deposit,
-        headerAt,
-        balance,
+        ...common,
+        name: '列を指定（金額1列）',
+        kind: 'signed',
+        amount: [amount],
+        positive: choice.positive ?? '入金',
+        // The person said what a positive amount means; a minus is the other direction.
+        negative: 'opposite',
       },
     };
   }
-  const presets = preset === 'auto' ? PRESETS : PRESETS.filter((p) => p.id === preset);
-  const found = detect(records, presets);
-  if (found) return { ok: true, layout: found };
-  const expected =
-    preset === 'auto'
-      ? '「日付・摘要・出金・入金」「日付・内容・金額」「利用日・利用店名・利用金額」'
-      : `「${presets[0]?.name ?? preset}」`;
+  const withdrawal = column(choice.withdrawal, '出金', problems);
+  const deposit = column(choice.deposit, '入金', problems);
+  if (problems.length > 0)
+    return { ok: false, reason: `${problems.join(' ')}（金額が1列なら「金額」の列を選びます）` };
   return {
-    ok: false,
-    reason: `見出し行（${expected} の列名）が見つかりません。文字コードが違うか、列名が違う可能性があります。画面で「列を指定」を選び、日付・摘要・金額の列を選んでください。`,
+    ok: true,
+    layout: { ...common, name: '列を指定（出金・入金）', kind: 'split', withdrawal, deposit },
   };
 }
 
-/** Every column a layout needs (to tell a short row from a full one); 残高 is optional. */
+const NO_HEADER =
+  '見出し行（「日付・摘要・出金・入金」「日付・内容・金額」「利用日・利用店名・利用金額」 の列名）も、対応している銀行・カードの形も見つかりません。文字コードが違うか、列名が違う可能性があります。画面で「列を指定」を選び、日付・摘要・金額の列を選んでください（「この形式を保存」で次から同じ銀行のファイルは指定なしで読めます）。';
+
+/** Binds a choice (or detection, without one) to the columns of this file. */
+export function resolveLayout(records: readonly CsvRecord[], choice: LayoutChoice = {}): LayoutResult {
+  const preset = choice.preset ?? 'auto';
+  if (preset === 'custom') return customLayout(choice);
+  if (preset === 'auto') {
+    const named = detectNamed(records);
+    if (named) return named;
+    const generic = detectGeneric(records, PRESETS);
+    return generic ? { ok: true, layout: generic } : { ok: false, reason: NO_HEADER };
+  }
+  const spec = NAMED.find((s) => s.id === preset) ?? PRESETS.find((p) => p.id === preset);
+  if (!spec)
+    return { ok: false, reason: `「${preset}」という列の並びはありません。一覧から選び直してください。` };
+  const found = detectSpec(spec, records);
+  if (found) return { ok: true, layout: found };
+  return {
+    ok: false,
+    reason: spec.holder
+      ? `「${spec.name}」の明細の印（カード番号の行）が見つかりません。別の列の並びを選ぶか、「列を指定」で列を選んでください。`
+      : `「${spec.name}」の見出し行が見つかりません。文字コードが違うか、別の銀行・カードのファイルの可能性があります。別の列の並びを選ぶか、「列を指定」で列を選んでください。`,
+  };
+}
+
+/** Every column a line needs (to tell a short row from a full one); 残高 and fallback amounts are optional. */
 export function layoutColumns(l: ResolvedLayout): number[] {
-  return l.kind === 'split'
-    ? [l.date, l.description, l.withdrawal, l.deposit]
-    : [l.date, l.description, l.amount];
+  const dates = 'at' in l.date ? [l.date.at] : [l.date.year, l.date.month, l.date.day];
+  const amounts = l.kind === 'split' ? [l.withdrawal, l.deposit] : [l.amount[0]];
+  return [...dates, l.description[0], ...amounts];
+}
+
+/** The choices the dialog lists: named layouts (banks, then cards), then the generic presets. */
+export function layoutOptions(): { id: string; name: string; group: '銀行' | 'カード' | '汎用' }[] {
+  return [
+    ...NAMED_LAYOUTS.filter((l) => l.kind === 'bank').map((l) => ({
+      id: l.id,
+      name: l.name,
+      group: '銀行' as const,
+    })),
+    ...NAMED_LAYOUTS.filter((l) => l.kind === 'card').map((l) => ({
+      id: l.id,
+      name: l.name,
+      group: 'カード' as const,
+    })),
+    ...PRESETS.map((p) => ({ id: p.id, name: p.name, group: '汎用' as const })),
+  ];
+}
+
+/** The named layout or preset with this display name (a saved format names it), compared loosely. */
+export function layoutIdByName(name: string): string | null {
+  const wanted = normalizeText(name);
+  const hit = [...NAMED_LAYOUTS, ...PRESETS].find(
+    (l) => normalizeText(l.name) === wanted || l.id === name.trim(),
+  );
+  return hit ? hit.id : null;
 }

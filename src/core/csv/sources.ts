@@ -10,15 +10,28 @@ export interface CsvSource {
   name: string;
   勘定科目: string;
   補助科目: string;
+  /** 「この形式を保存」: the layout kept for this source (saved-layout.ts), '' when none. */
+  取込形式?: string;
+  /** The sheet row (for messages naming the cell); absent for a source not written yet. */
+  row?: number;
 }
 
 /** A name not yet listed is added with this account (DESIGN §3). */
 export const DEFAULT_SOURCE_ACCOUNT = '普通預金';
+/** A new source read with a card layout: the card side of its journals (DESIGN §3: 未払金 / ○○カード). */
+export const DEFAULT_CARD_ACCOUNT = '未払金';
 
-export function sourcesFromRecords(records: readonly Record<string, unknown>[]): CsvSource[] {
+/** Records under the headers of rows 2.. of 取込元 (`firstRow` = the sheet row of the first record). */
+export function sourcesFromRecords(records: readonly Record<string, unknown>[], firstRow = 2): CsvSource[] {
   const text = (v: unknown) => (v === null || v === undefined ? '' : String(v).trim());
   return records
-    .map((r) => ({ name: text(r.名前), 勘定科目: text(r.勘定科目), 補助科目: text(r.補助科目) }))
+    .map((r, i) => ({
+      name: text(r.名前),
+      勘定科目: text(r.勘定科目),
+      補助科目: text(r.補助科目),
+      取込形式: text(r.取込形式),
+      row: firstRow + i,
+    }))
     .filter((s) => s.name !== '');
 }
 
@@ -29,6 +42,32 @@ export function findSource(sources: readonly CsvSource[], name: string): CsvSour
 
 export function newSource(name: string): CsvSource {
   return { name: name.trim(), 勘定科目: DEFAULT_SOURCE_ACCOUNT, 補助科目: '' };
+}
+
+/** A card's name without the note in brackets: 三井住友カード（Vpass） → 三井住友カード. */
+function cardCore(name: string): string {
+  return normalizeText(name.replace(/[（(].*$/, ''));
+}
+
+/**
+ * A new source whose file was read with a card layout: the account the office uses for that card in MF
+ * (a sub-account named like the card or the source, under 未払金 first), else 未払金 (issue 26).
+ */
+export function newCardSource(name: string, layoutName: string, masters: Masters): CsvSource {
+  const wanted = [cardCore(layoutName), cardCore(name)].filter((w) => w.length >= 2);
+  const fits = (sub: string) => {
+    const s = normalizeText(sub);
+    return wanted.some((w) => s.includes(w) || w.includes(s));
+  };
+  const accounts = [...masters.accounts].sort(
+    (a, b) => Number(b.name === DEFAULT_CARD_ACCOUNT) - Number(a.name === DEFAULT_CARD_ACCOUNT),
+  );
+  for (const a of accounts) {
+    if (!a.available) continue;
+    const sub = a.subAccounts.find((s) => s.name.trim() !== '' && fits(s.name));
+    if (sub) return { name: name.trim(), 勘定科目: a.name, 補助科目: sub.name };
+  }
+  return { name: name.trim(), 勘定科目: DEFAULT_CARD_ACCOUNT, 補助科目: '' };
 }
 
 /** Checks a source name typed by a person. */
@@ -44,6 +83,8 @@ export interface Side {
   sub_account_id?: string | null;
   tax_id?: string | null;
   trade_partner_code?: string | null;
+  /** インボイス区分 of a purchase (core/invoice.ts); only ever on the debit side. */
+  invoice_kind?: string;
   value: number;
 }
 
@@ -59,6 +100,8 @@ export function csvJournalRequest(
   source: CsvSource | undefined,
   masters: Masters,
   tag: string,
+  /** The purchase's インボイス区分 (core/invoice.ts invoiceForSend), on the expense side of a 出金 only. */
+  invoiceKind?: string,
 ):
   | {
       ok: true;
@@ -117,6 +160,7 @@ export function csvJournalRequest(
   // MF counts characters, not UTF-16 units: never cut an emoji's surrogate pair in half.
   const description = Array.from(record.摘要).slice(0, MEMO_LIMIT).join('');
   const expense = record.入出金 !== '入金';
+  if (invoiceKind !== undefined && expense) rowSide.invoice_kind = invoiceKind;
   return {
     ok: true,
     request: {

@@ -5,6 +5,7 @@
 import { isCsvKey } from '../keys';
 import type { LedgerRow } from '../ledger';
 import { type Masters, resolvePosting } from '../masters';
+import { parseSavedLayout, savedLayoutProblem } from './saved-layout';
 import { type CsvSource, doubleCountWarnings, findSource } from './sources';
 
 const SETTLED = new Set(['完了', '除外']);
@@ -14,10 +15,15 @@ export function csvDryRunWarnings(
   sources: readonly CsvSource[],
   masters: Masters,
 ): string[] {
+  // A saved format that cannot be read is a setting problem: named wherever settings are checked.
+  const layoutProblems = sources.flatMap((s) => {
+    const saved = parseSavedLayout(s.取込形式);
+    return saved && !saved.ok ? [savedLayoutProblem(s.name, s.row ?? 0, saved.reason)] : [];
+  });
   const open = rows.filter((r) => isCsvKey(r.record.キー) && !SETTLED.has(r.record.状態));
-  if (open.length === 0) return [];
+  if (open.length === 0) return layoutProblems;
   const names = [...new Set(open.map((r) => r.record.口座))];
-  const warnings: string[] = [];
+  const warnings: string[] = [...layoutProblems];
   const used: CsvSource[] = [];
   for (const name of names) {
     const s = findSource(sources, name);

@@ -23,6 +23,8 @@ export interface Rule {
   補助科目: string;
   税区分: string;
   取引先: string;
+  /** インボイス: 適格 / 非適格 / 対象外 / 帳簿のみ, or '' (issue 27; an optional column). */
+  インボイス: '' | '適格' | '非適格' | '対象外' | '未判定' | '帳簿のみ';
   autoApprove: boolean;
   enabled: boolean;
   /** Short Japanese description for 判定根拠. */
@@ -81,6 +83,8 @@ export const RULE_MSG = {
     `ルール ${row}行目: 勘定科目が空です。当てはまった明細に付ける勘定科目（例: 消耗品費）を入れてください。`,
   badAutoApprove: (row: number, value: string): string =>
     `ルール ${row}行目: 自動承認「${value}」は使えません。はい・いいえ から選んでください（空はいいえ）。`,
+  badInvoice: (row: number, value: string): string =>
+    `ルール ${row}行目: インボイス「${value}」は使えません。適格・非適格・対象外・帳簿のみ のどれかにするか、空にしてください。`,
   badEnabled: (row: number, value: string): string =>
     `ルール ${row}行目: 有効「${value}」は使えません。チェックボックスにして、使うルールにチェックを入れてください。`,
   shadowed: (row: number, byRow: number, byPriority: number): string =>

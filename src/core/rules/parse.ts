@@ -1,5 +1,6 @@
 /** Parsing the ルール sheet's cells into rules, with a plain-Japanese problem per bad cell. */
 import { headerIndex } from '../headers';
+import { readInvoiceSay } from '../invoice';
 import { matchForm, normalizeText } from '../text';
 import { MATCH_TYPES, type MatchType, RULE_MSG, type Rule, type RuleProblem, yen } from './model';
 import { compileRegex, regexCache, regexSource } from './regex';
@@ -57,6 +58,7 @@ export function describeRule(rule: Omit<Rule, 'text'>): string {
   if (rule.補助科目) extras.push(`補助科目 ${rule.補助科目}`);
   if (rule.税区分) extras.push(`税区分 ${rule.税区分}`);
   if (rule.取引先) extras.push(`取引先 ${rule.取引先}`);
+  if (rule.インボイス) extras.push(`インボイス ${rule.インボイス}`);
   const target = extras.length > 0 ? `${rule.勘定科目}（${extras.join('、')}）` : rule.勘定科目;
   return `ルール#${rule.priority}: ${conditions.join('・')} → ${target}`;
 }
@@ -157,6 +159,10 @@ export function parseRules(values: readonly (readonly unknown[])[]): {
     const enabled = columns.has('有効') ? parseEnabled(raw('有効')) : true;
     if (enabled === null) problem('有効', RULE_MSG.badEnabled(rowNumber, cellString(raw('有効'))));
 
+    const invoice = readInvoiceSay(cellString(raw('インボイス')));
+    if (invoice === null)
+      problem('インボイス', RULE_MSG.badInvoice(rowNumber, cellString(raw('インボイス'))));
+
     if (rowProblems.length > 0 || priority === null || priority === 'invalid' || !matchType) {
       problems.push(...rowProblems);
       continue;
@@ -174,6 +180,7 @@ export function parseRules(values: readonly (readonly unknown[])[]): {
       補助科目: cellString(raw('補助科目')),
       税区分: cellString(raw('税区分')),
       取引先: cellString(raw('取引先')),
+      インボイス: invoice ?? '',
       autoApprove: autoApprove === true,
       enabled: enabled === true,
     };
