@@ -33,6 +33,11 @@ export interface InterleavedJob {
   kind?: ExecutionKind;
   user?: string;
   args?: unknown[];
+  /**
+   * The arguments as they are when the execution starts, when they depend on what ran before it (a
+   * dialog's button sends what the dialog showed); read-only on the world. Takes the place of `args`.
+   */
+  argsAtStart?: () => unknown[];
   /** Virtual time (ms) at which the execution starts; default: at once. */
   startAt?: number;
   /** Kill the execution instead of answering its n-th service call (1-based). */
@@ -304,7 +309,7 @@ export function runInterleaved(
       bundleKey: bundle.key,
       bundle: w.bundles.has(bundle.key) ? undefined : bundle.files,
       name: l.job.name,
-      argsJson: encode(l.job.args ?? []),
+      argsJson: encode(l.job.argsAtStart?.() ?? l.job.args ?? []),
       start: world.clock.now(),
     });
     w.hasGuest = true;

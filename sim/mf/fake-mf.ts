@@ -501,6 +501,22 @@ export class FakeMf {
     return renderJournal(this.store, record);
   }
 
+  /**
+   * Someone deletes a journal in MF's screen (the simulation's people, issue 25): modelled as DELETE
+   * /journals/{id} does it (journals.ts: the line it was made from goes to `excluded`, [O S3]); the screen's
+   * own behaviour is not documented. False when there is no such journal.
+   */
+  deleteJournalByHand(id: string): boolean {
+    const journal = this.store.journal(id);
+    if (!journal) return false;
+    this.store.removeJournal(id);
+    if (journal.transaction_id !== null) {
+      const tx = this.store.transaction(journal.transaction_id);
+      if (tx) tx.journalizing_status = 'excluded';
+    }
+    return true;
+  }
+
   /** Changes a line as a later sync or a person in the MF UI would (e.g. to `modified` or `excluded`). */
   updateTransaction(id: string, patch: Partial<Omit<Transaction, 'id'>>): Transaction {
     const tx = this.store.transaction(id);

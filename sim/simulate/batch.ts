@@ -7,6 +7,7 @@ import path from 'node:path';
 import { WorkerPool } from '../gas/interleave';
 import type { Violation } from './invariants';
 import { bundleDirOf, type Mutant, ROOT } from './mutants';
+import type { NewerKind } from './newer';
 import type { Stats } from './run';
 import { runSeed, type SeedResult } from './simulate';
 
@@ -21,6 +22,8 @@ export interface BatchOptions {
   path?: string;
   /** People also act inside a run's locked read–write of the 台帳 (see RunOptions.peopleAnytime). */
   peopleAnytime?: boolean;
+  /** People on the newer sheets, by kind (RunOptions.newerActs). */
+  newerActs?: readonly NewerKind[];
   /** Called after each seed (progress, printing). */
   onSeed?: (r: SeedResult) => void;
 }
@@ -165,6 +168,7 @@ export function runBatch(o: BatchOptions): Summary {
         trace: o.trace,
         path: o.path,
         peopleAnytime: o.peopleAnytime,
+        newerActs: o.newerActs,
       });
       addSeed(summary, r);
       o.onSeed?.(r);
@@ -201,6 +205,7 @@ export async function runParallel(o: BatchOptions & { jobs: number }): Promise<S
           if (!o.shrink) args.push('--no-shrink');
           if (o.trace) args.push('--verbose');
           if (o.peopleAnytime) args.push('--people-anytime');
+          if (o.newerActs) args.push('--newer-acts', o.newerActs.length > 0 ? o.newerActs.join(',') : 'none');
           const child = spawn(process.execPath, args, {
             cwd: ROOT,
             env: { ...process.env, TZ: 'Asia/Tokyo' },

@@ -9,7 +9,8 @@
  * Also: --list a,b,c (exact seeds), --path P (replay a shrunk case of one seed), --json (one JSON line
  * per seed and a summary line, for test/sim-simulate), --no-build (use dist-mutants/NAME as it is), --jobs J
  * (processes; default one per core from 20 seeds up), --people-anytime (people may also edit inside a
- * run's locked read–write of the 台帳). KICHO_SIM_DIST=dir runs another build than dist/.
+ * run's locked read–write of the 台帳), --newer-acts index,duplicates,balances|all|none (people on the
+ * newer sheets, newer.ts; default DEFAULT_NEWER_ACTS). KICHO_SIM_DIST=dir runs another build than dist/.
  */
 import { availableParallelism } from 'node:os';
 import {
@@ -22,6 +23,7 @@ import {
   type Summary,
 } from './batch';
 import { buildMutants, isMutant, MUTANT_DESCRIPTIONS, MUTANTS, type Mutant } from './mutants';
+import { NEWER_KINDS, type NewerKind } from './newer';
 import type { SeedResult } from './simulate';
 
 interface Args {
@@ -37,11 +39,12 @@ interface Args {
   jobs?: number;
   path?: string;
   peopleAnytime?: boolean;
+  newerActs?: NewerKind[];
 }
 
 function usage(message: string): never {
   process.stderr.write(
-    `${message}\nusage: npm run sim -- --seeds N [--from S] [--mutant ${MUTANTS.join('|')}] [--verbose] [--jobs J] [--stop] [--no-shrink] [--path P]\n`,
+    `${message}\nusage: npm run sim -- --seeds N [--from S] [--mutant ${MUTANTS.join('|')}] [--verbose] [--jobs J] [--stop] [--no-shrink] [--path P] [--people-anytime] [--newer-acts ${NEWER_KINDS.join(',')}|all|none]\n`,
   );
   process.exit(2);
 }
@@ -111,11 +114,27 @@ function parse(argv: readonly string[]): Args {
       case '--path':
         a.path = value();
         break;
+      case '--newer-acts': {
+        const v = value();
+        const kinds = v === 'all' ? [...NEWER_KINDS] : v === 'none' ? [] : v.split(',');
+        for (const k of kinds)
+          if (!(NEWER_KINDS as readonly string[]).includes(k)) usage(`unknown newer act ${k}`);
+        a.newerActs = kinds as NewerKind[];
+        break;
+      }
       default:
         usage(`unknown argument ${flag}`);
     }
   }
   return a;
+}
+
+/** The flags a reproduction needs besides the seed. */
+function flagsOf(args: Args): string {
+  const newer = args.newerActs
+    ? ` --newer-acts ${args.newerActs.length > 0 ? args.newerActs.join(',') : 'none'}`
+    : '';
+  return `${args.peopleAnytime ? ' --people-anytime' : ''}${newer}`;
 }
 
 function printSeed(r: SeedResult, args: Args): void {
@@ -128,9 +147,7 @@ function printSeed(r: SeedResult, args: Args): void {
       `seed ${r.seed}: ${r.violations.length} violation(s)${r.error ? `, error ${r.error.split('\n')[0]}` : ''} — ${r.violations
         .slice(0, 2)
         .map((v) => `${v.kind}: ${v.detail}`)
-        .join(
-          '; ',
-        )}\n  reproduce: ${reproduceCommand(r.seed, args.mutant, undefined, args.peopleAnytime ? ' --people-anytime' : '')}\n`,
+        .join('; ')}\n  reproduce: ${reproduceCommand(r.seed, args.mutant, undefined, flagsOf(args))}\n`,
     );
   }
 }
@@ -149,6 +166,7 @@ async function main(): Promise<void> {
     trace: args.verbose,
     path: args.path,
     peopleAnytime: args.peopleAnytime,
+    newerActs: args.newerActs,
   };
   if (!args.json) {
     process.stdout.write(
@@ -169,7 +187,7 @@ async function main(): Promise<void> {
   } else {
     summary = runBatch({ ...options, onSeed: (r) => printSeed(r, args) });
   }
-  if (args.peopleAnytime) summary.flags = ' --people-anytime';
+  summary.flags = flagsOf(args);
   if (!args.json) process.stdout.write(`\n${formatSummary(summary)}\n`);
   process.exitCode = summary.failing.length > 0 ? 1 : 0;
 }

@@ -9,6 +9,7 @@ import type { World } from '../gas/world';
 import { TEST_API_KEY } from '../mf/fake-mf';
 import { records } from '../person';
 import { type InvoiceJournal, invoiceKindProblems } from './invoice';
+import { type NewerMarks, RENAMED_BALANCE_HEADER } from './newer';
 import type { Marks, Typed } from './people';
 
 export type ViolationKind =
@@ -25,7 +26,10 @@ export type ViolationKind =
   | 'text-changed'
   | 'secret'
   | 'archive-unindexed'
-  | 'invoice-kind';
+  | 'invoice-kind'
+  | 'exclusion-lost'
+  | 'group-lost'
+  | 'balance-erased';
 
 export interface Violation {
   kind: ViolationKind;
@@ -45,11 +49,13 @@ export interface Expectations {
   /** MF's description of each line (id → content), to check 摘要 reads back exactly. */
   descriptions?: ReadonlyMap<string, string>;
   /** What people did beyond their own columns (rows they deleted, 状態 they typed). */
-  marks?: Pick<Marks, 'deleted' | 'typedState'>;
+  marks?: Pick<Marks, 'deleted' | 'typedState'> & Partial<Pick<Marks, 'made'>>;
   /** MF keeps the tags journalize is sent (default true): a 完了 row's journal must then carry its tag. */
   tagsKept?: boolean;
   /** A 原則課税 office (invoice.ts): purchase journals are held to their row's 区分; counts those checked. */
   invoice?: { checked: number };
+  /** What people did on the newer sheets and in MF's screen (newer.ts), brought up to date by noteNewer. */
+  newer?: NewerMarks;
 }
 
 type JournalLike = { id: string; tags: string[]; transaction_id: string | null };
@@ -194,16 +200,22 @@ export function checkInvariants(
   }
   for (const id of e.lines) {
     const n = count.get(`mf:${id}`) ?? 0;
+    // A line whose journal people deleted in MF's screen is 対象外 in MF from then on: once people also
+    // deleted its row, no import lists it again (MF's decision, not a loss of kicho's).
+    if (e.newer?.mfExcludedLines.has(id) && e.marks?.deleted.has(`mf:${id}`)) continue;
     if (n === 0 && !rowsById.has(id))
       out.push({ kind: 'lost-line', detail: `line ${id} is not in the 台帳` });
   }
+  // A key people typed on several rows is theirs (DESIGN §2: an evt: id cannot be checked against its row,
+  // so a slip that keeps the form is a key): the duplicate-key guard stops every copy (§5), never sent.
   for (const [key, n] of count)
-    if (key !== '' && n > 1) out.push({ kind: 'duplicate-row', detail: `${key} is on ${n} rows` });
+    if (key !== '' && n > 1 && n > (e.marks?.made?.get(key) ?? 0))
+      out.push({ kind: 'duplicate-row', detail: `${key} is on ${n} rows` });
   for (const [id, n] of rowsById)
     if (n > 1 && (count.get(`mf:${id}`) ?? 0) < n)
       out.push({ kind: 'duplicate-row', detail: `line ${id} is on ${n} rows (明細ID)` });
+  const review = new Set(records(world, '要確認').map((r) => String(r.キー)));
   if (e.settled) {
-    const review = new Set(records(world, '要確認').map((r) => String(r.キー)));
     for (const r of rows) {
       const state = String(r.状態);
       if (state === '完了' || state === '除外' || review.has(String(r.キー))) continue;
@@ -217,6 +229,9 @@ export function checkInvariants(
   const byId = new Map(journals.map((j) => [j.id, j]));
   for (const r of rows) {
     if (r.状態 !== '完了') continue;
+    // Its journal deleted in MF's screen (newer.ts): kicho cannot know until it looks (issue 25: the daily
+    // check); after the drain the row must be listed on 要確認 with the reason.
+    if (e.newer?.mfDeleted.has(String(r.MF仕訳ID)) && (!e.settled || review.has(String(r.キー)))) continue;
     const identity = rowIdentity(r);
     const tag = remoteTagOf(String(r.キー));
     // A 完了 a person typed (no MF仕訳ID) claims nothing until reconcile has looked it up.
@@ -229,11 +244,17 @@ export function checkInvariants(
     // row is the person's from then on (people.ts marks both keys). Known gap, README 他の自動化からのイベント.
     if (String(r.明細ID) === '' && e.marks?.deleted.has(String(r.キー))) continue;
     const mine = byIdentity.get(identity) ?? [];
+    // Who deleted the journal it names, when the newer acts ran (issue 25's items 2 and 3 read apart).
+    const by = e.newer?.mfDeleted.has(String(r.MF仕訳ID))
+      ? ` (its journal ${r.MF仕訳ID} was deleted in MF's screen, and the row is not on 要確認)`
+      : e.newer?.kichoDeleted?.has(String(r.MF仕訳ID))
+        ? ` (kicho deleted its journal ${r.MF仕訳ID})`
+        : '';
     if (mine.length === 0) {
       if (typedDone) continue;
       out.push({
         kind: 'completed-without-journal',
-        detail: `${r.キー} is 完了 but MF has no journal for it`,
+        detail: `${r.キー} is 完了 but MF has no journal for it${by}`,
       });
     } else if (e.tagsKept !== false && !mine.some((id) => byId.get(id)?.tags.includes(tag))) {
       out.push({
@@ -305,6 +326,8 @@ export function checkInvariants(
     }
   }
 
+  if (e.newer) out.push(...newerViolations(world, rows, byIdentity, e.newer, e.marks?.deleted));
+
   // 4. No formula in the 台帳 or its archive.
   for (const name of ['台帳', ARCHIVE_SHEET]) {
     const sheet = world.spreadsheet.sheets.find((s) => s.name === name);
@@ -346,4 +369,92 @@ export function checkInvariants(
     }
   }
   return out;
+}
+
+/**
+ * Issue 25's invariants over what people did on the newer sheets (newer.ts): an archived 除外 decision
+ * stands and is never posted; a group of journals people made in MF never loses its last journal to kicho;
+ * a 通帳残高 people typed is never erased.
+ */
+function newerViolations(
+  world: World,
+  rows: readonly Record<string, unknown>[],
+  byIdentity: ReadonlyMap<string, string[]>,
+  newer: NewerMarks,
+  deleted: ReadonlySet<string> | undefined,
+): Violation[] {
+  const out: Violation[] = [];
+  for (const key of newer.archivedExcluded) {
+    if (deleted?.has(key)) continue;
+    const live = rows.filter((r) => String(r.キー) === key);
+    const ids = byIdentity.get(rowIdentity({ キー: key }));
+    if (ids && !live.some((r) => r.状態 === '除外'))
+      out.push({
+        kind: 'journal-for-excluded',
+        detail: `${key} was 除外 in 台帳アーカイブ but MF has ${ids.join(', ')}`,
+      });
+    if (live.length === 0)
+      out.push({
+        kind: 'exclusion-lost',
+        detail: `${key} was 除外 in 台帳アーカイブ and is on neither sheet now`,
+      });
+    for (const r of live)
+      if (r.状態 !== '除外')
+        out.push({
+          kind: 'exclusion-lost',
+          detail: `${key} was 除外 in 台帳アーカイブ and is ${String(r.状態) || '（空）'} now`,
+        });
+  }
+  for (const g of newer.planted) {
+    const gone = g.ids.map((id) => newer.gone.get(id));
+    if (gone.some((x) => x === undefined)) continue;
+    const last = gone.reduce((a, b) => ((b?.at ?? 0) >= (a?.at ?? 0) ? b : a));
+    if (last?.by === 'kicho')
+      out.push({
+        kind: 'group-lost',
+        detail: `every journal of the group ${g.ids.join(' / ')} is gone, the last deleted by kicho (${g.ids
+          .map((id) => `${id}: ${newer.gone.get(id)?.by}`)
+          .join(', ')})`,
+      });
+  }
+  if (newer.balances.size > 0) {
+    const s = world.spreadsheet.sheets.find((x) => x.name === '残高照合');
+    const cols = new Map<string, number>();
+    for (let c = 1; s && c <= s.lastColumn(); c++) {
+      const h = String(s.value(1, c));
+      if (!cols.has(h)) cols.set(h, c);
+    }
+    const where = [cols.get('通帳残高'), cols.get(RENAMED_BALANCE_HEADER)].filter((c) => c !== undefined);
+    for (const t of newer.balances.values()) {
+      let found: unknown[] = [];
+      for (let r = 2; s && r <= s.lastRow(); r++) {
+        if (String(s.value(r, cols.get('口座') ?? 0)) !== t.口座) continue;
+        if (String(s.value(r, cols.get('月末') ?? 0)) !== t.月末) continue;
+        found = where.map((c) => s.value(r, c as number));
+      }
+      if (!found.some((v) => sameBalance(v, t.value)))
+        out.push({
+          kind: 'balance-erased',
+          detail: `残高照合 ${t.口座} ${t.月末}: 通帳残高 typed ${JSON.stringify(t.value)}, now ${JSON.stringify(found)}`,
+        });
+    }
+  }
+  return out;
+}
+
+/** A number as a person may type it: full-width digits, commas, a yen sign (NFKC), or null. */
+function amountOf(v: unknown): number | null {
+  if (typeof v === 'number') return v;
+  const text = String(v)
+    .normalize('NFKC')
+    .replace(/[,¥\s]/g, '');
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return null;
+  return Number(text);
+}
+
+/** The cell still holds what was typed: the same text, or the same amount written as a number. */
+function sameBalance(cell: unknown, typed: unknown): boolean {
+  if (String(cell) === String(typed)) return true;
+  const a = amountOf(cell);
+  return a !== null && a === amountOf(typed);
 }

@@ -8,13 +8,21 @@ import type { HttpRequest, HttpResponse } from '../mf/types';
 
 export class MfView {
   readonly tokens = new Set<string>();
+  /** Journals kicho deleted (DELETE answered 204), and when: the invariants tell them from people's. */
+  readonly deleted = new Map<string, number>();
 
-  constructor(readonly mf: FakeMf) {}
+  constructor(
+    readonly mf: FakeMf,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   handle(req: HttpRequest): HttpResponse {
     const path = new URL(req.url).pathname;
     const res = this.mf.handle(req);
     if ((path === '/auth/exchange' || path === '/token') && res.status === 200) this.rememberToken(res.body);
+    const deleted = /^\/api\/v3\/journals\/([^/]+)$/.exec(path);
+    if (deleted && req.method === 'DELETE' && res.status === 204)
+      this.deleted.set(decodeURIComponent(deleted[1]), this.now());
     return res;
   }
 

@@ -33,6 +33,11 @@ export interface Marks {
   deleted: Set<string>;
   /** 状態 people typed, per key (the last value). */
   typedState: Map<string, string>;
+  /**
+   * Keys people made by changing one, and on how many rows: the same slip twice (an event resent after
+   * its row's key was changed, then changed again) puts one key on two rows, both the person's.
+   */
+  made: Map<string, number>;
   /** Whether people damaged the sheet (a header, the sheet itself) since the last repair. */
   damaged: boolean;
   /** Whether people deleted rows or the sheet since the last 台帳を復元. */
@@ -40,7 +45,7 @@ export interface Marks {
 }
 
 export function newMarks(): Marks {
-  return { deleted: new Set(), typedState: new Map(), damaged: false, lostRows: false };
+  return { deleted: new Set(), typedState: new Map(), made: new Map(), damaged: false, lostRows: false };
 }
 
 function ledger(world: World) {
@@ -205,6 +210,7 @@ export function act(world: World, a: PersonAct, typed: Typed, marks: Marks = new
       marks.deleted.add(r.key);
       // The broken key is the person's: when the system gives the row its key back, it goes.
       marks.deleted.add(next);
+      marks.made.set(next, (marks.made.get(next) ?? 0) + 1);
       const t = typed.get(r.key);
       typed.delete(r.key);
       if (t) typed.set(next, t);

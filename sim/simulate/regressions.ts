@@ -298,3 +298,45 @@ export const SORT_INSIDE_A_WRITE_THROUGH: Scenario = {
     { jitter: 0, skip: false, menus: [], acts: [], faults: [], night: false },
   ],
 };
+
+/**
+ * Seed 91833 with `--people-anytime` (issue 25), shrunk: the sender's events are appended while the
+ * scheduled run sends (the lock free); a person sorts the 台帳 by 金額 as the run's settle writes. The
+ * settle had read only its span (issue 18), the sort put the two event rows inside it, and its blocks gave
+ * them an MF line's 状態 完了, MF仕訳ID and 明細ID, which the repair by key (over rows it had read) left:
+ * the event's row named another line. Needs `peopleAnytime`; the sender and archiver are on (generated).
+ */
+export const SORT_UNDER_A_NARROW_WRITE_91833: Scenario = {
+  data: { seed: 324909, lines: 4 },
+  interval: 5,
+  permissive: true,
+  lagMinutes: 1,
+  batchLimit: 200,
+  maxAttempts: 3,
+  openEnd: false,
+  writeThrough: false,
+  schedule: { seed: 602718886, sticky: false },
+  slots: [
+    {
+      jitter: 0,
+      skip: true,
+      menus: [],
+      acts: [{ offset: 353, act: { k: 'sort', column: 0, descending: false } }],
+      faults: [
+        {
+          offset: 0,
+          fault: {
+            k: 'mf',
+            kind: 'commit-then-timeout',
+            target: 'journalize',
+            times: 1,
+            retryAfter: 0,
+            lagReads: 1,
+          },
+        },
+      ],
+      night: false,
+    },
+    { jitter: 0, skip: false, menus: [], acts: [], faults: [], night: false },
+  ],
+};

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import type { WorkerPool } from '../gas/interleave';
 import { SHEETS_WORLDS, type SheetsWorld, sheetsWorldFromEnv } from '../gas/switches';
 import type { Violation } from './invariants';
+import { DEFAULT_NEWER_ACTS, type NewerKind } from './newer';
 import { emptyStats, type Outcome, runScenario, type Stats } from './run';
 import { type Scenario, scenarioArb } from './scenario';
 
@@ -56,6 +57,7 @@ export function runSeed(
     trace?: boolean;
     path?: string;
     peopleAnytime?: boolean;
+    newerActs?: readonly NewerKind[];
   },
 ): SeedResult {
   const started = performance.now();
@@ -76,6 +78,7 @@ export function runSeed(
           pool: options.pool,
           trace: true,
           peopleAnytime: options.peopleAnytime,
+          newerActs: new Set(options.newerActs ?? DEFAULT_NEWER_ACTS),
           sheets,
         });
       } catch (e) {

@@ -190,7 +190,7 @@ export function createWorld(o: WorldOptions): SimWorld {
     // 簡易課税 unless the run draws 原則課税 (invoice.ts): then people and rules decide the インボイス区分.
     taxMethod: o.taxMethod ?? 'SIMPLE',
   });
-  const view = new MfView(mf);
+  const view = new MfView(mf, now);
   for (const host of MF_HOSTS) world.fetch.route(host, (req) => view.handle(req));
   world.properties.script.set('MF_API_KEY', TEST_API_KEY);
   world.properties.script.set('MF_OFFICE_CODE', TEST_OFFICE_CODE);

@@ -5,6 +5,7 @@
 import { LEASE_MS } from './budget';
 import { isCsvKey, mfKey } from './keys';
 import { indexByKey, type LedgerRecord, type LedgerRow, type LedgerTable, type RowChange } from './ledger';
+import { OVERWRITTEN_MEMO } from './ledger-repair';
 import {
   type ClockPort,
   type LedgerPort,
@@ -21,16 +22,15 @@ export const RECONCILE_MSG = {
   keyRestored:
     'キーが書き換えられていたため、MFの仕訳（この明細IDの明細から作られたもの）を確かめてキーを元に戻しました。キーの列は変えないでください。',
   found: '照合でMFの仕訳を確認しました。',
-  foundStray: (was: string) =>
-    `照合でMFの仕訳を確認しました（状態が「${was}」${was === '完了' ? 'で MF仕訳ID がありません' : 'になっていました'}でした）。`,
+  foundStray: (how: string) => `照合でMFの仕訳を確認しました（${how}）。`,
   outsidePeriod: (date: string) =>
     `取引日 ${date} が MF のどの会計期間にも入らないため、MF で照合できません。MF で事業年度（会計期間）と取引日を確かめ、仕訳があるかを MF の画面で確認してください。`,
-  missingStray: (was: string, date: string) =>
-    `状態が「${was}」になっていて、MFでこの明細が見つかりません（取引日 ${date} の前後と取込期間を探しました）。取引日を変えた場合はMFの明細と同じに戻してください。`,
-  excludedStray: (was: string) =>
-    `状態が「${was}」になっていて、MFではこの明細が「対象外」です（仕訳はありません）。登録が不要なら「除外」を選んでください。`,
-  absentStray: (was: string) =>
-    `状態が「${was}」になっていて、MFにこの明細の仕訳は見つかりません。内容を確かめて「承認」（登録する）か「除外」を選んでください。`,
+  missingStray: (how: string, date: string) =>
+    `${how}が、MFでこの明細が見つかりません（取引日 ${date} の前後と取込期間を探しました）。取引日を変えた場合はMFの明細と同じに戻してください。`,
+  excludedStray: (how: string) =>
+    `${how}が、MFではこの明細が「対象外」です（仕訳はありません）。登録が不要なら「除外」を選んでください。`,
+  absentStray: (how: string) =>
+    `${how}が、MFにこの明細の仕訳は見つかりません。内容を確かめて「承認」（登録する）か「除外」を選んでください。`,
   excluded:
     'MFでこの明細が「対象外」になっていて、仕訳は見つかりません。登録が不要なら「除外」を選んでください。',
   attemptsUsed: (attempts: number, max: number) =>
@@ -66,6 +66,18 @@ export function strayState(record: LedgerRecord): boolean {
   const state = record.状態;
   if (!isLedgerState(state)) return record.キー.trim() !== '' || record.明細ID.trim() !== '';
   return state === '完了' && record.MF仕訳ID.trim() === '';
+}
+
+/**
+ * How a stray row got that way, for メモ: a write's repair that could not put its cells back
+ * (ledger-repair.ts), or the 状態 a person left.
+ */
+function strayHow(record: LedgerRecord): string {
+  if (record.メモ === OVERWRITTEN_MEMO)
+    return '書き込みの最中に台帳が並べ替えられ、この行の状態が分からなくなっていました';
+  const was = record.状態;
+  if (was === '完了') return '状態が「完了」で MF仕訳ID がありませんでした';
+  return was.trim() === '' ? '状態が空になっていました' : `状態が「${was}」になっていました`;
 }
 
 /**
@@ -168,7 +180,7 @@ export function reconcilePatch(
       MF仕訳ID: result.journalId,
       完了日時: stray && was === '完了' && c.record.完了日時 !== '' ? c.record.完了日時 : p.now,
       更新日時: p.now,
-      メモ: stray ? RECONCILE_MSG.foundStray(was) : RECONCILE_MSG.found,
+      メモ: stray ? RECONCILE_MSG.foundStray(strayHow(c.record)) : RECONCILE_MSG.found,
     };
   }
   if (result.kind === 'pending') return null;
@@ -186,7 +198,7 @@ export function reconcilePatch(
     return {
       状態: '要確認',
       更新日時: p.now,
-      メモ: RECONCILE_MSG.missingStray(was, c.record.取引日),
+      メモ: RECONCILE_MSG.missingStray(strayHow(c.record), c.record.取引日),
     };
   }
   if (stray) {
@@ -196,7 +208,10 @@ export function reconcilePatch(
     return {
       状態: '要確認',
       更新日時: p.now,
-      メモ: result.kind === 'excluded' ? RECONCILE_MSG.excludedStray(was) : RECONCILE_MSG.absentStray(was),
+      メモ:
+        result.kind === 'excluded'
+          ? RECONCILE_MSG.excludedStray(strayHow(c.record))
+          : RECONCILE_MSG.absentStray(strayHow(c.record)),
     };
   }
   if (result.kind === 'excluded') {

@@ -21,7 +21,7 @@ import {
   setField,
   splitByOwner,
 } from '../core/ledger';
-import { occurrenceKeys, repairChanges, rowsMoved, withPatchedKeys } from '../core/ledger-repair';
+import { isDebris, occurrenceKeys, rowsMoved, WriteRepair, withPatchedKeys } from '../core/ledger-repair';
 import { describeShapeProblems } from '../core/ledger-shape';
 import { SAFETY } from '../core/safety';
 import { LEDGER_HEADERS, type LedgerHeader, PEOPLE_COLUMNS, SHEET } from '../core/schema';
@@ -176,7 +176,27 @@ export function writeLedgerChanges(
   if (changes.length === 0) return { withheld: [] };
   const formats = options.formats;
   if (formats) formats.reused = [];
-  writeBlocks(columnWrites(table, changes), sheet, formats);
+  const first = columnWrites(table, changes);
+  writeBlocks(first, sheet, formats);
+  // Every block that goes out by position, for the repair should rows move under it.
+  const sent: [LedgerTable, ColumnWrite[]][] = [[table, first]];
+  let repair: WriteRepair | null = null;
+  const repairOf = (applied: readonly RowChange[]): WriteRepair => {
+    if (!repair) {
+      repair = new WriteRepair(table, applied);
+      for (const [t, w] of sent) repair.wrote(t, w);
+    }
+    return repair;
+  };
+  /** Puts `now` (the whole 台帳, read after rows moved) right: system cells, then people's if asked. */
+  const repairOn = (now: LedgerTable, applied: readonly RowChange[], people: boolean): void => {
+    const r = repairOf(applied);
+    const fixes = r.repairs(now, new Date().toISOString());
+    const writes = columnWrites(now, fixes);
+    r.wrote(now, writes);
+    writeBlocks(writes, sheet);
+    if (people) writePeople(peopleWrites(now, splitByOwner(fixes).people), sheet);
+  };
   const back: ReadBack = { columns: blockColumns(formats?.reused ?? []) };
   const peopleRows = new Set(splitByOwner(changes).people.map((c) => c.rowNumber));
   const yields = options.yieldRows;
@@ -213,7 +233,8 @@ export function writeLedgerChanges(
     const people = peopleWrites(view, toView(applied));
     writePeople(people, sheet);
     verified = !moved && people.length === 0 && withheld.length === 0;
-    if (withheld.length > 0) {
+    // Rows moved: the repair puts every row right by key, a held-back row as it was read.
+    if (withheld.length > 0 && !moved) {
       // Their system cells went out first: put back what was read (we hold the lock, so only a person
       // could have changed them since, and those are system-owned).
       const restore = withheld.map((c) => {
@@ -223,11 +244,13 @@ export function writeLedgerChanges(
           if (!PEOPLE_COLUMNS.has(h)) setField(patch, h, then[h]);
         return { ...c, patch };
       });
-      writeBlocks(columnWrites(view, toView(restore)), sheet, moved ? undefined : formats);
+      const restored = columnWrites(view, toView(restore));
+      writeBlocks(restored, sheet, formats);
+      sent.push([view, restored]);
     }
     if (moved) {
       formats?.forget();
-      writeBlocks(columnWrites(view, repairChanges(table, applied, view)), sheet);
+      repairOn(view, applied, false);
     }
   }
   if (!SAFETY.reorderCheck) {
@@ -254,8 +277,7 @@ export function writeLedgerChanges(
     }
     formats?.forget();
     current = readLedger(sheet);
-    writeBlocks(columnWrites(current, repairChanges(table, applied, current)), sheet);
-    writePeople(peopleWrites(current, peopleRepairs(table, applied, current)), sheet);
+    repairOn(current, applied, true);
     SpreadsheetApp.flush();
     repaired = true;
   }
@@ -301,9 +323,7 @@ function clearDebris(sheet: Sheet): void {
   const now = readLedger(sheet);
   // No key and none of a line's own fields: only a write could have put cells there (a block bridging
   // through 明細ID writes it back too, so its 明細ID may be set).
-  const debris = now.rows.filter((r) =>
-    (['キー', '取引日', '金額', '摘要', '口座'] as const).every((h) => String(r.record[h]).trim() === ''),
-  );
+  const debris = now.rows.filter((r) => isDebris(r.record));
   if (debris.length === 0) return;
   // Every system cell of such a row: the block writes bridged some (初回検知 …) with what they read.
   const patch: Partial<LedgerRecord> = {};
@@ -341,11 +361,6 @@ function rowMap(
     if (row !== undefined) out.set(c.rowNumber, row);
   }
   return out;
-}
-
-/** The people-owned part of a repair, for writePeople. */
-function peopleRepairs(before: LedgerTable, changes: readonly RowChange[], now: LedgerTable): RowChange[] {
-  return splitByOwner(repairChanges(before, changes, now)).people;
 }
 
 /**

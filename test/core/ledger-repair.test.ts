@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { columnWrites, type LedgerTable, parseLedger, type RowChange } from '../../src/core/ledger';
-import { repairChanges, rowsMoved } from '../../src/core/ledger-repair';
+import { OVERWRITTEN_MEMO, repairChanges, rowsMoved, WriteRepair } from '../../src/core/ledger-repair';
 import { LEDGER_HEADERS } from '../../src/core/schema';
 
 const STATES = ['未判定', '送信待ち', '送信中', '完了', '要確認'] as const;
@@ -94,5 +94,107 @@ describe('repairing a write that rows moved under', () => {
       ]),
     );
     assert.deepEqual(repairChanges(before, changes, now), []);
+  });
+
+  test('a narrow read: rows it never read (outside its span, or added since) that a sort put under it hold no cell of another line after the repair', () => {
+    // Simulation seed 91833: the settle read rows 2–6; two event rows appended since were sorted into them.
+    const SCANNED = ['キー', '状態', '操作', 'MF仕訳ID'] as const;
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...STATES), { minLength: 3, maxLength: 10 }),
+        fc.nat(),
+        fc.nat(),
+        fc.nat({ max: 3 }),
+        fc.array(fc.nat()),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...STATES)), { minLength: 1, maxLength: 6 }),
+        (states, a, b, added, order, picks) => {
+          const line = (i: number, s: string, kind: 'mf' | 'evt') => ({
+            キー: kind === 'mf' ? `mf:id${i}` : `evt:shop:o${i}`,
+            状態: s,
+            明細ID: kind === 'mf' ? `id${i}` : '',
+            MF仕訳ID: s === '完了' ? `j${i}` : '',
+            試行回数: s === '完了' ? 1 : 0,
+            更新日時: `2026-05-0${1 + (i % 9)}T00:00:00.000Z`,
+            メモ: `memo ${i}`,
+            指紋: s === '完了' ? `f${i}` : '',
+          });
+          const rows: Record<string, unknown>[] = states.map((s, i) => line(i, s, 'mf'));
+          const first = 2 + (a % rows.length);
+          const last = first + (b % (rows.length + 2 - first));
+          // The read: whole rows first..last, only the scanned columns elsewhere (ledger-scan.ts).
+          const read = parseLedger(grid(rows));
+          const before = {
+            ...read,
+            rows: read.rows.map((r) =>
+              r.rowNumber >= first && r.rowNumber <= last
+                ? r
+                : {
+                    ...r,
+                    record: {
+                      ...parseLedger(grid([Object.fromEntries(SCANNED.map((h) => [h, r.record[h]]))])).rows[0]
+                        .record,
+                    },
+                  },
+            ),
+            partial: { first, last },
+          };
+          // Rows another execution appended after the read.
+          for (let n = 0; n < added; n++) rows.push(line(rows.length, '未判定', 'evt'));
+          const spanRows = before.rows.filter((r) => r.rowNumber >= first && r.rowNumber <= last);
+          const changes: RowChange[] = picks.map(([n, s]) => {
+            const r = spanRows[n % spanRows.length];
+            return {
+              key: String(r.record.キー),
+              rowNumber: r.rowNumber,
+              patch: { 状態: s, MF仕訳ID: `new${n}`, 指紋: `p${n}`, 更新日時: '2026-06-01T00:00:00.000Z' },
+            };
+          });
+          // The person sorts before the write lands.
+          const perm = rows.map((_, i) => i).sort((x, y) => (order[x] ?? x) - (order[y] ?? y) || x - y);
+          const g = grid(perm.map((i) => rows[i]));
+          const writes = columnWrites(before, changes);
+          const repair = new WriteRepair(before, changes);
+          repair.wrote(before, writes);
+          for (const w of writes)
+            w.values.forEach((row, i) => {
+              row.forEach((v, j) => {
+                g[w.firstRow - 1 + i][w.column - 1 + j] = v;
+              });
+            });
+          const now = parseLedger(g);
+          applyWrites(g, now, repair.repairs(now, '2026-06-02T00:00:00.000Z'));
+          const after = byKey(parseLedger(g));
+          const meant = new Map<string, Record<string, unknown>>();
+          for (const c of changes) meant.set(c.key, { ...meant.get(c.key), ...c.patch });
+          rows.forEach((own, i) => {
+            const key = String(own.キー);
+            const got = after.get(key);
+            assert.ok(got, key);
+            const inSpan = i + 2 >= first && i + 2 <= last && i < states.length;
+            if (inSpan) {
+              const want = { ...own, ...meant.get(key) };
+              for (const h of ['状態', 'MF仕訳ID', '明細ID', '指紋', 'メモ'] as const)
+                assert.equal(String(got[h]), String(want[h]), `${key} ${h}`);
+              return;
+            }
+            // Never another line's identity or journal; a 状態 not its own only when cleared for reconcile.
+            assert.ok(got.明細ID === own.明細ID, `${key} 明細ID ${got.明細ID}`);
+            assert.ok(
+              got.MF仕訳ID === own.MF仕訳ID || got.MF仕訳ID === '',
+              `${key} MF仕訳ID ${got.MF仕訳ID}`,
+            );
+            assert.ok(got.指紋 === own.指紋 || got.指紋 === '', `${key} 指紋 ${got.指紋}`);
+            if (got.状態 !== own.状態) {
+              assert.equal(got.状態, '', `${key} 状態 ${got.状態}`);
+              assert.equal(got.メモ, OVERWRITTEN_MEMO);
+            }
+            // A row no block landed on keeps every cell.
+            if (got.メモ !== OVERWRITTEN_MEMO)
+              for (const h of LEDGER_HEADERS)
+                assert.equal(String(got[h]), String(own[h] ?? (h === '試行回数' ? 0 : '')), `${key} ${h}`);
+          });
+        },
+      ),
+    );
   });
 });

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SheetModel } from '../../sim/gas/services/sheets-model';
+import { postToWebApp } from '../../sim/gas/web-app';
 import { remoteTagOf } from '../../src/core/keys';
 import { LEDGER_HEADERS } from '../../src/core/schema';
 import { EXAMPLE_RULES, type KichoWorld, kichoWorld, records } from '../helpers/kicho';
@@ -651,6 +652,47 @@ describe('CSV files as banks and people make them', () => {
     assert.match(out, /4 行目: 取引日 1899-12-30 は 7 年以上前の日付です/);
     assert.doesNotMatch(out, /2 行目: 取引日/);
   });
+  test('勘定科目 typed and the 台帳 sorted at the same moment inside classify’s write: the typed row keeps its input and its state, every row its own cells', () => {
+    const w = kichoWorld();
+    w.addRules(EXAMPLE_RULES);
+    summary(w.run('importTransactions'));
+    const before = new Map(w.ledger().map((r) => [String(r.キー), r]));
+    const ruled = w.ledger().find((r) => /ｱﾏｿﾞﾝ|AMAZON/i.test(String(r.摘要)));
+    assert.ok(ruled);
+    const typed = String(ruled.キー);
+    let acted = false;
+    w.emu.world.beforeCall = (exec, call) => {
+      if (
+        !acted &&
+        call.s === 'sheets' &&
+        call.m.startsWith('setValue') &&
+        w.emu.world.locks.holder('script') === exec.id
+      ) {
+        acted = true;
+        w.edit(typed, '勘定科目', '通信費');
+        // …and someone sorts by 摘要 (descending) in the same moment.
+        const s = sheet(w, '台帳');
+        const c = col(w, '摘要');
+        const data = s.rows.slice(1, s.lastRow());
+        data.sort((x, y) => String(y?.v[c - 1] ?? '').localeCompare(String(x?.v[c - 1] ?? ''), 'ja'));
+        s.rows.splice(1, data.length, ...data);
+      }
+      return undefined;
+    };
+    summary(w.run('classifyPending'));
+    w.emu.world.beforeCall = undefined;
+    assert.ok(acted);
+    const after = w.ledger();
+    const row = after.find((r) => r.キー === typed);
+    assert.equal(row?.勘定科目, '通信費', 'the person’s input stays');
+    assert.equal(row?.状態, '未判定', 'its change held back: decided again on what the person typed');
+    for (const r of after) {
+      const was = before.get(String(r.キー));
+      assert.ok(was, String(r.キー));
+      for (const h of ['明細ID', '取引日', '金額', '摘要', '口座', '初回検知'] as const)
+        assert.equal(String(r[h]), String(was[h]), `${r.キー} ${h}`);
+    }
+  });
 });
 
 describe('rows deleted while runs work', () => {
@@ -710,5 +752,112 @@ describe('rows deleted while runs work', () => {
     assert.equal(row?.状態, '完了');
     assert.equal(row?.MF仕訳ID, journalsFor(w, k)[0].id);
     assert.equal(journalsFor(w, k).length, 1);
+  });
+});
+
+describe('a sort while a run writes', () => {
+  /**
+   * Simulation seed 91833 (--people-anytime): while a post was sending (the lock free), the web app
+   * appended two events; then a person sorted the 台帳 by 勘定科目 just as the post's settle wrote. The
+   * settle had read only its span (issue 18), not the two new rows, and the sort put them inside it: its
+   * blocks gave them two MF lines' 状態 完了, MF仕訳ID and 明細ID. The repair put the MF rows right by key
+   * but left the event rows as they were (it had never read them): the archive then took them for the MF
+   * lines' rows, and the MF rows went; the two events were lost.
+   */
+  test('rows the write never read that a sort puts under it keep no cells of another line: 明細ID from their own key, 状態 for reconcile to settle', () => {
+    const w = classified();
+    const shop = w.emu.world.spreadsheet.sheets.find((x) => x.name === '取込元');
+    assert.ok(shop);
+    shop.setValue(shop.lastRow() + 1, 1, 'ショップ');
+    shop.setValue(shop.lastRow(), 2, '売掛金');
+    const made = w.run('rotateWebhookSecret');
+    const secret = new URL(String((made.value as { fullUrl: string }).fullUrl)).searchParams.get('key');
+    const mfRows = w.ledger().filter((r) => String(r.キー).startsWith('mf:'));
+    assert.ok(mfRows.filter((r) => r.状態 === '送信待ち').length >= 2);
+    const events = ['ord-1', 'ord-2'].map((id, i) => ({
+      id,
+      date: '2026-05-01',
+      amount: 3300 + i,
+      direction: '入金',
+      description: `注文 ${id}`,
+    }));
+    let appended = false;
+    let sorted = false;
+    const post = { id: -1 };
+    w.emu.world.beforeCall = (exec, call) => {
+      const locked = w.emu.world.locks.holder('script') === exec.id;
+      // The post sends (outside the lock): another automation's events arrive.
+      if (!appended && exec.id === post.id && call.s === 'fetch' && !locked) {
+        appended = true;
+        const r = postToWebApp(w.emu, {
+          query: { key: String(secret) },
+          body: JSON.stringify({ source: 'ショップ', events }),
+        });
+        assert.equal(r.execution, 'ok', r.body);
+      }
+      // The settle's first write, inside the lock: a person sorts by 勘定科目 (the new rows have none).
+      if (
+        appended &&
+        !sorted &&
+        exec.id === post.id &&
+        locked &&
+        call.s === 'sheets' &&
+        call.m.startsWith('setValue')
+      ) {
+        sorted = true;
+        const s = sheet(w, '台帳');
+        const c = col(w, '勘定科目');
+        const data = s.rows.slice(1, s.lastRow());
+        data.sort((x, y) => String(x?.v[c - 1] ?? '').localeCompare(String(y?.v[c - 1] ?? ''), 'ja'));
+        s.rows.splice(1, data.length, ...data);
+      }
+      return undefined;
+    };
+    const exec = w.emu.open({ kind: 'menu', user: 'owner@example.com' });
+    post.id = exec.state.id;
+    exec.call('postApproved');
+    exec.end();
+    w.emu.world.beforeCall = undefined;
+    assert.ok(appended && sorted, `appended ${appended}, sorted ${sorted}`);
+
+    const evt = () => w.ledger().filter((r) => String(r.キー).startsWith('evt:'));
+    assert.equal(evt().length, 2);
+    for (const r of evt()) {
+      assert.equal(r.明細ID, '', `${r.キー} carries no MF line's 明細ID`);
+      assert.equal(r.MF仕訳ID, '', `${r.キー} carries no other line's journal`);
+      assert.notEqual(r.状態, '完了', `${r.キー} is not 完了: it was never posted`);
+    }
+    for (const r of w.ledger().filter((x) => String(x.キー).startsWith('mf:')))
+      assert.equal(`mf:${r.明細ID}`, r.キー, 'every MF row keeps its own 明細ID');
+    const ids = w
+      .ledger()
+      .map((r) => String(r.明細ID))
+      .filter((id) => id !== '');
+    assert.equal(new Set(ids).size, ids.length, 'no 明細ID on two rows');
+
+    // Reconcile settles the event rows (no journal: a person decides, told why); the archive moves only
+    // the 完了 rows and every line stays in one place.
+    w.emu.advance(20 * MINUTE);
+    summary(w.run('reconcile'));
+    w.emu.advance(20 * MINUTE);
+    summary(w.run('reconcile'));
+    for (const r of evt()) {
+      assert.equal(r.状態, '要確認', String(r.キー));
+      assert.match(String(r.メモ), /並べ替え/);
+    }
+    w.setSetting('アーカイブまでの月数', '0');
+    summary(w.run('archiveLedger'));
+    const archive = w.emu.world.spreadsheet.sheets.find((x) => x.name === '台帳アーカイブ');
+    const archivedKeys: string[] = [];
+    for (let r = 2; archive && r <= archive.lastRow(); r++) archivedKeys.push(String(archive.value(r, 1)));
+    for (const m of mfRows) {
+      const places =
+        w.ledger().filter((r) => r.キー === m.キー).length + archivedKeys.filter((k) => k === m.キー).length;
+      assert.equal(places, 1, `${m.キー} in exactly one place`);
+    }
+    assert.equal(evt().length, 2, 'the events stay on the 台帳');
+    const tags = new Map<string, number>();
+    for (const j of w.mf.journals()) for (const t of j.tags) tags.set(t, (tags.get(t) ?? 0) + 1);
+    for (const [t, n] of tags) assert.equal(n, 1, `${n} journals with ${t}`);
   });
 });

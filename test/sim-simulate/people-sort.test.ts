@@ -5,13 +5,18 @@
  * on other rows — classify's 送信待ち for the row a person approved landed on a row already 完了,
  * which the same run then claimed and posted a second time. The writer now checks the キー column
  * after flushing and repairs moved rows (src/core/ledger-repair.ts); the test build without that
- * check (`no-reorder-check`) still posts twice (test/sim-simulate/mutants.test.ts).
+ * check (`no-reorder-check`) still posts twice (test/sim-simulate/mutants.test.ts). Seed 91833 found the
+ * window again after issue 18's narrow reads (rows the write never read; ledger-repair.ts WriteRepair).
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { WorkerPool } from '../../sim/gas/interleave';
 import { bundleDirOf } from '../../sim/simulate/mutants';
-import { SORT_INSIDE_A_LOCKED_WRITE, SORT_INSIDE_A_WRITE_THROUGH } from '../../sim/simulate/regressions';
+import {
+  SORT_INSIDE_A_LOCKED_WRITE,
+  SORT_INSIDE_A_WRITE_THROUGH,
+  SORT_UNDER_A_NARROW_WRITE_91833,
+} from '../../sim/simulate/regressions';
 import { runScenario } from '../../sim/simulate/run';
 
 const pool = new WorkerPool();
@@ -35,4 +40,18 @@ test('a sort inside a locked write with writes landing at once: every row keeps 
     peopleAnytime: true,
   });
   assert.deepEqual(outcome.violations, [], outcome.trace.join('\n'));
+});
+
+test('seed 91833: rows a narrow write never read, sorted under it, keep no other line’s cells (events not lost)', () => {
+  const outcome = runScenario(SORT_UNDER_A_NARROW_WRITE_91833, {
+    bundleDir: bundleDirOf(),
+    pool,
+    trace: true,
+    peopleAnytime: true,
+  });
+  assert.deepEqual(outcome.violations, [], outcome.trace.join('\n'));
+  assert.ok(
+    outcome.trace.some((l) => l.includes('person: sort')),
+    'the person sorted inside the write',
+  );
 });
