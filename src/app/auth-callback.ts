@@ -35,7 +35,7 @@ function officePage(note: string): GoogleAppsScript.HTML.HtmlOutput {
       false,
       'コピーされたスプレッドシートです',
       OFFICE_MSG.copied(recorded),
-      'スプレッドシートのメニュー「記帳 > 接続を解除」を実行してから、もう一度「MFに接続」してください。',
+      'スプレッドシートのメニュー「記帳 > 接続と設定 > 接続を解除」を実行してから、もう一度「MFに接続」してください。',
     );
   }
   try {
@@ -87,7 +87,7 @@ export function authCallback(request: object): GoogleAppsScript.HTML.HtmlOutput 
           false,
           'MFへの接続が許可されませんでした',
           'MFの画面で許可されなかったため、接続していません。',
-          'もう一度メニュー「記帳 > MFに接続」から「MFで許可する」を開いてください。',
+          'もう一度メニュー「記帳 > 接続と設定 > MFに接続」から「MFで許可する」を開いてください。',
         );
   } catch (e) {
     const text = redactSecrets(e instanceof Error ? e.message : String(e));
@@ -95,7 +95,7 @@ export function authCallback(request: object): GoogleAppsScript.HTML.HtmlOutput 
       false,
       'MFへの接続に失敗しました',
       tokenErrorMessage(text) ?? text,
-      'メニュー「記帳 > MFに接続」で、クライアントIDとシークレット、クライアント認証方式、MFに登録したリダイレクトURIを確かめてください。',
+      'メニュー「記帳 > 接続と設定 > MFに接続」で、クライアントIDとシークレット、クライアント認証方式、MFに登録したリダイレクトURIを確かめてください。',
     );
   }
 }

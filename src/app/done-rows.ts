@@ -110,7 +110,7 @@ export function goneMessage(last: DoneCounts | null, now: DoneCounts): string | 
   const csv = Math.max(0, last.csv - now.csv);
   if (mf + csv === 0) return null;
   const ways: string[] = [];
-  if (mf > 0) ways.push(`MFの明細の行（${mf} 行）はメニュー「記帳 > 台帳を復元」で`);
+  if (mf > 0) ways.push(`MFの明細の行（${mf} 行）はメニュー「記帳 > 台帳 > 台帳を復元」で`);
   if (csv > 0)
     ways.push(
       `CSVの行・送信元から届いたイベントの行（${csv} 行）は同じCSVをもう一度取り込むか、送信元から同じイベントを送り直すと（MFの仕訳のタグで照合して「完了」として）`,

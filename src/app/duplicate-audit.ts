@@ -52,7 +52,7 @@ export const AUDIT_MSG = {
   kinds: (parts: string) => `内訳: ${parts}。`,
   proposals: (toDelete: number, genuine: number) =>
     `削除候補 ${toDelete} 件${genuine > 0 ? `、本当の取引の可能性があるグループ ${genuine} 件（削除を提案していません）` : ''}。`,
-  next: '削除するときは、シート「重複点検」で仕訳の操作を「削除」にしてから、メニュー「記帳 > 重複を削除」で確かめて削除します。何も消さずに残すこともできます。',
+  next: '削除するときは、シート「重複点検」で仕訳の操作を「削除」にしてから、メニュー「記帳 > 点検 > 重複を削除」で確かめて削除します。何も消さずに残すこともできます。',
 } as const;
 
 const KIND_LABEL: Readonly<Record<DuplicateGroup['kind'], string>> = {

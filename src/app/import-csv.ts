@@ -221,7 +221,7 @@ export function runImportCsv(
     messages.push(
       kept
         ? `この形式（${keep}）を取込元「${name}」に保存しました（シート「取込元」の「取込形式」）。次からこの取込元のファイルは列を指定せずに読めます。`
-        : `この形式を取込元「${name}」に保存できませんでした。シート「取込元」に見出し「取込形式」があるか確かめ、メニュー「記帳 > 初期設定」を実行してからもう一度保存してください。`,
+        : `この形式を取込元「${name}」に保存できませんでした。シート「取込元」に見出し「取込形式」があるか確かめ、メニュー「記帳 > 接続と設定 > 初期設定」を実行してからもう一度保存してください。`,
     );
   }
   if (gone) messages.push(gone);
@@ -232,7 +232,7 @@ export function runImportCsv(
     );
   if (written < plan.newRows.length)
     messages.unshift(
-      `台帳に ${plan.newRows.length} 件を書き込みましたが、読み直すと ${written} 件しかありません。台帳の見出し（1 行目）が変わっていないか確かめ、メニュー「記帳 > 初期設定」を実行してから、もう一度取り込んでください。`,
+      `台帳に ${plan.newRows.length} 件を書き込みましたが、読み直すと ${written} 件しかありません。台帳の見出し（1 行目）が変わっていないか確かめ、メニュー「記帳 > 接続と設定 > 初期設定」を実行してから、もう一度取り込んでください。`,
     );
   messages.push(...sideChangedMessages(plan.sideChanged));
   if (plan.alreadyInMf > 0)

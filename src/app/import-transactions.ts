@@ -184,7 +184,7 @@ export function runImport(ctx: RunContext, given?: MfClient): RunResult {
   );
   if (added < planned) {
     messages.unshift(
-      `台帳に ${planned} 件を書き込みましたが、読み直すと ${added} 件しかありません。台帳の見出し（1 行目）が変わっていないか確かめ、メニュー「記帳 > 初期設定」を実行してから、もう一度取り込んでください。`,
+      `台帳に ${planned} 件を書き込みましたが、読み直すと ${added} 件しかありません。台帳の見出し（1 行目）が変わっていないか確かめ、メニュー「記帳 > 接続と設定 > 初期設定」を実行してから、もう一度取り込んでください。`,
     );
     return {
       ok: false,

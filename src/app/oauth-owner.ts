@@ -33,7 +33,7 @@ function hasOwnToken(): boolean {
 }
 
 function advice(owner: string, by: string): string {
-  return `定期実行はトリガーを作った ${owner} のアカウントで動きますが、MFに（OAuth方式で）接続したのは ${by} です。MFとの接続はGoogleアカウントごとなので、${owner} のアカウントではMFを使えません。${owner} がメニュー「記帳 > MFに接続」で「MFで許可する」を行ってください（${by} のアカウントで定期実行したいときは、${owner} がトリガーを削除したあと ${by} が「記帳 > 初期設定」を実行してください）。`;
+  return `定期実行はトリガーを作った ${owner} のアカウントで動きますが、MFに（OAuth方式で）接続したのは ${by} です。MFとの接続はGoogleアカウントごとなので、${owner} のアカウントではMFを使えません。${owner} がメニュー「記帳 > 接続と設定 > MFに接続」で「MFで許可する」を行ってください（${by} のアカウントで定期実行したいときは、${owner} がトリガーを削除したあと ${by} が「記帳 > 接続と設定 > 初期設定」を実行してください）。`;
 }
 
 /** In a scheduled run: the owner (this account) has no MF token while another account connected. */

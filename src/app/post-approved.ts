@@ -44,7 +44,7 @@ import { type RunContext, type RunResult, runEntry } from './run';
 import { uncheckedLedgerTextReason } from './text-repair';
 
 export const AUTH_FAILED = (message: string) =>
-  `MFの認証に失敗したため、登録を途中で止めました（${message}）。APIキーが無効になったか、MFとの連携が解除された可能性があります。メニュー「記帳 > MFに接続」で接続し直してから、もう一度「登録を実行」してください。`;
+  `MFの認証に失敗したため、登録を途中で止めました（${message}）。APIキーが無効になったか、MFとの連携が解除された可能性があります。メニュー「記帳 > 接続と設定 > MFに接続」で接続し直してから、もう一度「登録を実行」してください。`;
 
 /**
  * Rows this run left to 照合, and why (issue 25: after a killed run 「0 件」 said nothing of them). 送信中 rows

@@ -177,12 +177,12 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
     );
   if (archived > 0)
     messages.push(
-      `${archived} 件はシート「${ARCHIVE_SHEET}」にアーカイブ済みの行のため、台帳には戻しませんでした（アーカイブから戻すには、その行の 操作 に「${BRING_BACK}」と入れてメニュー「記帳 > アーカイブから戻す」を実行してください）。`,
+      `${archived} 件はシート「${ARCHIVE_SHEET}」にアーカイブ済みの行のため、台帳には戻しませんでした（アーカイブから戻すには、その行の 操作 に「${BRING_BACK}」と入れてメニュー「記帳 > 台帳 > アーカイブから戻す」を実行してください）。`,
     );
   if (gone) messages.push(`復元の前: ${gone}`);
   if (written < planned) {
     messages.unshift(
-      `台帳に ${planned} 行を書き込みましたが、読み直すと ${written} 行しかありません。台帳の見出し（1 行目）が変わっていないか確かめ、メニュー「記帳 > 初期設定」を実行してから、もう一度「台帳を復元」を実行してください。`,
+      `台帳に ${planned} 行を書き込みましたが、読み直すと ${written} 行しかありません。台帳の見出し（1 行目）が変わっていないか確かめ、メニュー「記帳 > 接続と設定 > 初期設定」を実行してから、もう一度「台帳を復元」を実行してください。`,
     );
     return { ok: false, count: written, messages, restored: written, unkeyed };
   }

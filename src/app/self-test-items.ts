@@ -216,7 +216,7 @@ const sheetsLedgerFormat: CheckItem<SelfTestContext> = {
         result: 'NG',
         blocksPosting: true,
         detail:
-          'この台帳は以前の版の kicho で作られ、文字の書き方をまだ確かめていません。メニュー「記帳 > 初期設定」を一度実行してください（台帳の書式を確かめて直します）。',
+          'この台帳は以前の版の kicho で作られ、文字の書き方をまだ確かめていません。メニュー「記帳 > 接続と設定 > 初期設定」を一度実行してください（台帳の書式を確かめて直します）。',
       };
     }
     const width = sheet.getLastColumn();

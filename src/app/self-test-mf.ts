@@ -90,7 +90,7 @@ const mfOffice: CheckItem<SelfTestContext> = {
       return {
         result: '注意',
         detail:
-          'MF に接続していません。メニュー「記帳 > MFに接続」で接続してから、もう一度実行してください（MF の項目はそのあと確かめます）。',
+          'MF に接続していません。メニュー「記帳 > 接続と設定 > MFに接続」で接続してから、もう一度実行してください（MF の項目はそのあと確かめます）。',
       };
     }
     const client = ctx.mfClient();

@@ -1,5 +1,5 @@
 /**
- * selfTest() — 本番前チェック (menu 記帳 > 本番前チェック): runs every item (self-test-items.ts), writes one
+ * selfTest() — 本番前チェック (menu 記帳 > 点検 > 本番前チェック): runs every item (self-test-items.ts), writes one
  * row per item to 自己診断, keeps the outcome in KICHO_SELF_TEST (posting refuses while an NG that makes
  * exactly-once unsafe stands), and in a menu run shows the results in a dialog. Items that do something
  * real wait for the person's tick in that dialog, which runs the check again with them

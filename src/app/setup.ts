@@ -118,7 +118,7 @@ export function runSetup(ctx?: RunContext): SetupSummary {
       summary.messages.push(MSG.sheetCreated(spec.name));
       if (spec.name === SHEET.ledger && lastLedgerRows() > 0)
         summary.messages.push(
-          `前の台帳には ${lastLedgerRows()} 行ありました。MFの明細の行はメニュー「記帳 > 台帳を復元」で、CSVの行は同じCSVの取り込み直しで戻せます（戻すまで登録は止めます）。`,
+          `前の台帳には ${lastLedgerRows()} 行ありました。MFの明細の行はメニュー「記帳 > 台帳 > 台帳を復元」で、CSVの行は同じCSVの取り込み直しで戻せます（戻すまで登録は止めます）。`,
         );
     } else {
       summary.messages.push(...restored.messages);

@@ -54,5 +54,5 @@ export function repairLedgerText(): string[] {
 export function uncheckedLedgerTextReason(rowsNow: number): string | null {
   if (rowsNow === 0 || plainTextCellsAreSafe()) return null;
   if (ledgerTextChecked() !== null) return null;
-  return 'この台帳は以前の版の kicho で作られたもので、文字の書き方をまだ確かめていません。メニュー「記帳 > 初期設定」を一度実行してください（台帳の書式を確かめて直します）。それまで登録は行いません。';
+  return 'この台帳は以前の版の kicho で作られたもので、文字の書き方をまだ確かめていません。メニュー「記帳 > 接続と設定 > 初期設定」を一度実行してください（台帳の書式を確かめて直します）。それまで登録は行いません。';
 }

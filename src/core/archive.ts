@@ -215,7 +215,7 @@ export function stopsLookups(t: IndexTrouble | null): t is IndexTrouble {
 
 /** The message for a trouble, in the words of the run it stops (its own sentence says what stopped). */
 export function troubleMessage(t: IndexTrouble): string {
-  const rebuild = `メニュー「記帳 > 初期設定」を実行すると、シート「${ARCHIVE_SHEET}」から索引を作り直します（作り直すまで、取り込み・CSVの取り込み・イベントの受け付け・登録・アーカイブを止めます）。`;
+  const rebuild = `メニュー「記帳 > 接続と設定 > 初期設定」を実行すると、シート「${ARCHIVE_SHEET}」から索引を作り直します（作り直すまで、取り込み・CSVの取り込み・イベントの受け付け・登録・アーカイブを止めます）。`;
   const why =
     '索引が使えないと、アーカイブした明細が新しい明細に見えて取り込み直され、除外にした明細が登録されたり、同じ明細が二重に登録されたりするためです。';
   switch (t.kind) {
@@ -226,7 +226,7 @@ export function troubleMessage(t: IndexTrouble): string {
     case 'short':
       return `非表示のシート「${ARCHIVE_INDEX_SHEET}」の一部が消されています（${t.declared} 件のはずが ${t.found} 件しか読めません）。${why}${rebuild}`;
     case 'lost':
-      return `シート「${ARCHIVE_SHEET}」の行（アーカイブした ${t.archived} 行）と非表示のシート「${ARCHIVE_INDEX_SHEET}」が、どちらも見つかりません。${why}取り込み・CSVの取り込み・イベントの受け付け・登録・アーカイブを止めています。${t.lookalike ? `シート「${t.lookalike}」がアーカイブのようです。名前を「${ARCHIVE_SHEET}」に戻してから「初期設定」を実行してください。` : `「ファイル > 変更履歴 > 版の履歴」で2つのシートがある版を開き、シートを戻してから「初期設定」を実行してください。`}戻せないときは、メニュー「記帳 > 初期設定」で「${LOSE_ARCHIVE_WORD}」と入力すると、アーカイブなしで続けます（アーカイブした明細は取り込みで戻ります。除外にしていた明細はもう一度除外してください）。`;
+      return `シート「${ARCHIVE_SHEET}」の行（アーカイブした ${t.archived} 行）と非表示のシート「${ARCHIVE_INDEX_SHEET}」が、どちらも見つかりません。${why}取り込み・CSVの取り込み・イベントの受け付け・登録・アーカイブを止めています。${t.lookalike ? `シート「${t.lookalike}」がアーカイブのようです。名前を「${ARCHIVE_SHEET}」に戻してから「初期設定」を実行してください。` : `「ファイル > 変更履歴 > 版の履歴」で2つのシートがある版を開き、シートを戻してから「初期設定」を実行してください。`}戻せないときは、メニュー「記帳 > 接続と設定 > 初期設定」で「${LOSE_ARCHIVE_WORD}」と入力すると、アーカイブなしで続けます（アーカイブした明細は取り込みで戻ります。除外にしていた明細はもう一度除外してください）。`;
     case 'no-archive':
       return `シート「${ARCHIVE_SHEET}」がありません（索引には ${t.entries} 行の明細が残っているため、取り込みでこれらが追加されることはありません）。${t.lookalike ? `シート「${t.lookalike}」がアーカイブのようです。名前を「${ARCHIVE_SHEET}」に戻してください。` : `削除したなら「ファイル > 変更履歴 > 版の履歴」から戻してください。戻さずに続けるなら「初期設定」を実行すると、空の「${ARCHIVE_SHEET}」を作ります。`}それまで、アーカイブと「アーカイブから戻す」は止めます。`;
   }
@@ -572,7 +572,7 @@ export const ARCHIVE_MSG = {
   adopted: (n: number) =>
     `アーカイブにあって索引にない ${n} 行を索引に加えました（「完了」「除外」の行です）。`,
   strays: (rows: readonly number[]) =>
-    `アーカイブの ${rows.slice(0, 10).join('・')} 行目${rows.length > 10 ? ` ほか（全 ${rows.length} 行）` : ''}は、台帳にも索引にもない行か、「完了」「除外」でない行です。kicho はこの行を扱いません。台帳に戻したい行は 操作 に「${BRING_BACK}」と入れて、メニュー「記帳 > アーカイブから戻す」を実行してください。`,
+    `アーカイブの ${rows.slice(0, 10).join('・')} 行目${rows.length > 10 ? ` ほか（全 ${rows.length} 行）` : ''}は、台帳にも索引にもない行か、「完了」「除外」でない行です。kicho はこの行を扱いません。台帳に戻したい行は 操作 に「${BRING_BACK}」と入れて、メニュー「記帳 > 台帳 > アーカイブから戻す」を実行してください。`,
   released: (n: number) =>
     `前回のアーカイブが途中で止まり、その間に台帳から消えた行が ${n} 行ありました。アーカイブには移っていないため索引から外しました（MFの明細は取り込みで、MFの仕訳は「台帳を復元」で台帳に戻ります）。`,
   keptUnbacked: (n: number) =>

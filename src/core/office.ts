@@ -31,12 +31,12 @@ export const OFFICE_MSG = {
   confirmMove: (ledger: OfficeRef, connected: OfficeRef) =>
     `この台帳は ${describeOffice(ledger)} の台帳です。${describeOffice(connected)} に移すと、これからの取込・登録・照合はすべて ${describeOffice(connected)} に対して行います。移しますか？`,
   disconnectFirst: (ledger: OfficeRef, connected: OfficeRef) =>
-    `この台帳は ${describeOffice(ledger)} の台帳です。${describeOffice(connected)} につなぐには、先にメニュー「記帳 > 接続を解除」を実行してください（別の会社の帳簿への誤登録を防ぐためです）。`,
+    `この台帳は ${describeOffice(ledger)} の台帳です。${describeOffice(connected)} につなぐには、先にメニュー「記帳 > 接続と設定 > 接続を解除」を実行してください（別の会社の帳簿への誤登録を防ぐためです）。`,
   moved: (from: OfficeRef, to: OfficeRef) =>
     `台帳の事業者を ${describeOffice(from)} から ${describeOffice(to)} に移しました。`,
   recorded: (o: OfficeRef) => `この台帳を ${describeOffice(o)} の台帳として記録しました。`,
   copied: (o: OfficeRef) =>
-    `このスプレッドシートのMFへの接続は、別のスプレッドシート（コピーの元）で ${describeOffice(o)} に対して行われたものです。コピーから元の事業者の帳簿に読み書きしないよう、MFには何もしませんでした。このスプレッドシートで使うときは、メニュー「記帳 > 接続を解除」を実行してから「MFに接続」し直してください。元のスプレッドシートと同じ事業者につなぐと、同じ明細を二つの台帳から登録するおそれがあるので、元のほうは使わないでください。`,
+    `このスプレッドシートのMFへの接続は、別のスプレッドシート（コピーの元）で ${describeOffice(o)} に対して行われたものです。コピーから元の事業者の帳簿に読み書きしないよう、MFには何もしませんでした。このスプレッドシートで使うときは、メニュー「記帳 > 接続と設定 > 接続を解除」を実行してから「MFに接続」し直してください。元のスプレッドシートと同じ事業者につなぐと、同じ明細を二つの台帳から登録するおそれがあるので、元のほうは使わないでください。`,
 } as const;
 
 export function parseLedgerOffice(text: string | null): LedgerOffice | null {

@@ -68,7 +68,7 @@ export function missingPermissionMessage(input: {
   const lead = `Google の権限 ${list(input.missing)} が許可されていないため、${input.action}を止めました（何も書き込み・送信していません）。`;
   const link = input.url ? ` 許可の画面はこのURLからも開けます: ${input.url}` : '';
   if (input.fromTrigger) {
-    return `${lead} 定期実行は ${whom} のアカウントで動いています。${whom} がこのスプレッドシートを開き、メニュー「記帳 > 初期設定」を実行して、Google の画面ですべての項目にチェックを入れて「続行」を押してください。${link}`;
+    return `${lead} 定期実行は ${whom} のアカウントで動いています。${whom} がこのスプレッドシートを開き、メニュー「記帳 > 接続と設定 > 初期設定」を実行して、Google の画面ですべての項目にチェックを入れて「続行」を押してください。${link}`;
   }
   return `${lead} このあと出る Google の画面で、すべての項目にチェックを入れて「続行」を押してください。画面が出ないときは、メニュー「記帳」からもう一度選んでください。${link}`;
 }

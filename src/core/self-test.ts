@@ -189,7 +189,7 @@ export function tokyoTime(iso: string): string {
 function blockedBy(record: SelfTestRecord | null, what: string): string | null {
   if (!record || record.blocking.length === 0) return null;
   const items = record.blocking.map((b) => `「${b.title}」（${b.detail}）`).join('、');
-  return `本番前チェック（${tokyoTime(record.at)}）で、二重登録を防ぐ仕組みが働かないおそれのある問題が見つかったため、${what}を止めています: ${items}。直してから、メニュー「記帳 > 本番前チェック」をもう一度実行してください。`;
+  return `本番前チェック（${tokyoTime(record.at)}）で、二重登録を防ぐ仕組みが働かないおそれのある問題が見つかったため、${what}を止めています: ${items}。直してから、メニュー「記帳 > 点検 > 本番前チェック」をもう一度実行してください。`;
 }
 
 /** Why postApproved and the scheduled run refuse, or null: the last check found an NG that blocks. */
@@ -206,7 +206,7 @@ export function importBlockedBy(record: SelfTestRecord | null): string | null {
 export function selfTestWarnings(record: SelfTestRecord | null): string[] {
   if (!record) {
     return [
-      '本番前チェックをまだ行っていません。本番で登録する前に、メニュー「記帳 > 本番前チェック」で、このアカウントと MF でのふるまいを確かめてください。',
+      '本番前チェックをまだ行っていません。本番で登録する前に、メニュー「記帳 > 点検 > 本番前チェック」で、このアカウントと MF でのふるまいを確かめてください。',
     ];
   }
   const out: string[] = [];

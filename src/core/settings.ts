@@ -248,8 +248,8 @@ export function settingsSheetProblems(rows: readonly SettingRow[], itemColumn = 
     problems.push({
       cell: '設定',
       message: required
-        ? `${item}: 行がありません。取込期間を決められないため、取り込みは止めます。メニュー「記帳 > 初期設定」で行を戻し、値を入力してください。`
-        : `${item}: 行がないため、初期値（${value === '' ? '空' : value}）を使いました。メニュー「記帳 > 初期設定」で行を戻せます。`,
+        ? `${item}: 行がありません。取込期間を決められないため、取り込みは止めます。メニュー「記帳 > 接続と設定 > 初期設定」で行を戻し、値を入力してください。`
+        : `${item}: 行がないため、初期値（${value === '' ? '空' : value}）を使いました。メニュー「記帳 > 接続と設定 > 初期設定」で行を戻せます。`,
       item,
       severity: required ? 'error' : 'warning',
     });

@@ -104,7 +104,7 @@ const Msg = {
   oauthNoAccess: 'MFとの連携（OAuth認証）が切れています。MFへの接続を認証し直してください。',
   oauthFailed: 'MFとの連携（OAuth認証）のトークンを取得できませんでした。MFへの接続を認証し直してください。',
   invalidClient:
-    'MFがクライアント認証を受け付けませんでした（invalid_client）。メニュー「記帳 > MFに接続」で、クライアントIDとシークレット、そして「クライアント認証方式」がMFのアプリポータルでアプリを登録したときの設定（client_secret_basic か client_secret_post）と同じかを確かめてください。',
+    'MFがクライアント認証を受け付けませんでした（invalid_client）。メニュー「記帳 > 接続と設定 > MFに接続」で、クライアントIDとシークレット、そして「クライアント認証方式」がMFのアプリポータルでアプリを登録したときの設定（client_secret_basic か client_secret_post）と同じかを確かめてください。',
 } as const;
 
 /** The token endpoint refused the client itself: the id, the secret or the authentication method is wrong. */

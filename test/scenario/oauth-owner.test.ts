@@ -33,7 +33,7 @@ test('the owner installed the trigger, a clerk connected MF: the scheduled run s
   assert.equal(emu.world.properties.script.get('KICHO_MF_CONNECTED_BY'), CLERK);
 
   const sidebar = emu.run('connectionStatus', { user: CLERK }).value as { ownerWarning: string };
-  assert.match(sidebar.ownerWarning, new RegExp(`${OWNER} がメニュー「記帳 > MFに接続」`));
+  assert.match(sidebar.ownerWarning, new RegExp(`${OWNER} がメニュー「記帳 > 接続と設定 > MFに接続」`));
   const again = emu.run('setup', { user: OWNER }).value as { messages: string[] };
   assert.match(again.messages.join(' '), /MFに（OAuth方式で）接続したのは clerk@example\.com/);
 

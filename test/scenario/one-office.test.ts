@@ -167,7 +167,7 @@ describe('one 台帳, one office', () => {
     // Connected to A, a key of B is refused outright: disconnect first.
     const direct = summary(w, 'connectWithApiKey', { args: [TEST_API_KEY_OTHER, OTHER_OFFICE_CODE] });
     assert.equal(direct.ok, false);
-    assert.match(String(direct.message), /先にメニュー「記帳 > 接続を解除」/);
+    assert.match(String(direct.message), /先にメニュー「記帳 > 接続と設定 > 接続を解除」/);
     assert.equal(w.emu.world.properties.script.get('MF_API_KEY'), TEST_API_KEY);
 
     summary(w, 'disconnectMf');

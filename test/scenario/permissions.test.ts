@@ -62,7 +62,7 @@ describe('a missing permission', () => {
     assert.match(String(log.メッセージ), /外部サービスへの接続/);
     assert.match(
       String(log.メッセージ),
-      new RegExp(`${OWNER} がこのスプレッドシートを開き、メニュー「記帳 > 初期設定」`),
+      new RegExp(`${OWNER} がこのスプレッドシートを開き、メニュー「記帳 > 接続と設定 > 初期設定」`),
     );
   });
 

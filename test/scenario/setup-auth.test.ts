@@ -161,7 +161,7 @@ describe('a wrong 事業者コード', () => {
     assert.match(text, new RegExp(`事業者コード「${code}」の事業者を開けませんでした`), `${value}: ${text}`);
     assert.match(text, /「？」→「事業者番号」/, value);
     assert.match(text, /利用可能事業者/, value);
-    assert.match(text, /「記帳 > MFに接続」で事業者コードを入れ直してください/, value);
+    assert.match(text, /「記帳 > 接続と設定 > MFに接続」で事業者コードを入れ直してください/, value);
     assert.doesNotMatch(text, /担当者|問い合わせの形/, value);
   };
 
