@@ -29,11 +29,15 @@ describe('the bundle', () => {
   });
 
   test('every menu path a message names (「記帳 > まとまり > 項目」) is a real path of the menu', () => {
-    const real = new Set(MENU_GROUPS.flatMap((g) => g.items.map(([label]) => `記帳 > ${g.title} > ${label}`)));
+    const real = new Set(
+      MENU_GROUPS.flatMap((g) => g.items.map(([label]) => `記帳 > ${g.title} > ${label}`)),
+    );
     const groups = MENU_GROUPS.map((g) => g.title).join('|');
     const labels = MENU_ITEMS.map(([label]) => label).join('|');
     // A path written without its group (the flat menu's 「記帳 > 初期設定」) sends a person to look for it.
-    const named = [...code.matchAll(new RegExp(`記帳 > (?:(?:${groups}) > )?(?:${labels})`, 'g'))].map((m) => m[0]);
+    const named = [...code.matchAll(new RegExp(`記帳 > (?:(?:${groups}) > )?(?:${labels})`, 'g'))].map(
+      (m) => m[0],
+    );
     assert.ok(named.length >= 30, `messages name menu items (${named.length})`);
     assert.deepEqual([...new Set(named.filter((p) => !real.has(p)))], []);
   });
