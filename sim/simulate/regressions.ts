@@ -106,7 +106,9 @@ export const TYPED_DURING_CLASSIFY_90097: Scenario = {
  * sooner and the two cases above no longer put the person's act inside its write): found by
  * `npm run sim -- --seeds 300 --from 957001 --mutant no-people-yield --people-anytime` at seed 957032 and
  * shrunk. A person approves the first line with 勘定科目 消耗品費 while the scheduled run's classify
- * writes its rule's 旅費交通費 to the same row. Needs `peopleAnytime`.
+ * writes its rule's 旅費交通費 to the same row. Needs `peopleAnytime`. The window is one second wide and
+ * moves with classify's calls: 2 until issues 25 and 27 merged, 3 since (scanned 0–12 on the merged build;
+ * the real build has no violation at any of them).
  */
 export const TYPED_DURING_CLASSIFY_957032: Scenario = {
   archiver: false,
@@ -119,7 +121,7 @@ export const TYPED_DURING_CLASSIFY_957032: Scenario = {
   openEnd: false,
   writeThrough: true,
   schedule: { seed: 0, sticky: false },
-  slots: [slot([{ offset: 2, act: { k: 'approve', pick: 0, account: 0, tax: false } }]), slot([])],
+  slots: [slot([{ offset: 3, act: { k: 'approve', pick: 0, account: 0, tax: false } }]), slot([])],
 };
 
 export const TYPED_DURING_CLASSIFY_90143: Scenario = {
@@ -252,8 +254,9 @@ export const LEDGER_DELETED_WHILE_MF_LAGS: Scenario = {
  * line, another line's MF仕訳ID). The real build repairs it by key. Issue 18 (fewer, narrower reads)
  * moved the writes again, and the archive's reads with it: on the merged build the sort lands inside one at
  * offsets 351–408 (was 339). Issue 25 (every run that looks a key up checks the archive's index first: two
- * more calls before the import's and the posting's writes) moved it to 310–368; 339, the middle, is used
- * (the real build has no violation at any of them, checked every 6 from 306 to 372).
+ * more calls before the import's and the posting's writes) moved it to 310–368 on its own branch; with all of
+ * issue 25's and 27's branches merged it is 348–402 (scanned every 6 from 270 to 420); 375, the middle, is used
+ * (the real build has no violation at any of them).
  */
 export const SORT_INSIDE_A_WRITE_THROUGH: Scenario = {
   archiver: false,
@@ -271,7 +274,7 @@ export const SORT_INSIDE_A_WRITE_THROUGH: Scenario = {
       jitter: 0,
       skip: false,
       menus: [],
-      acts: [{ offset: 339, act: { k: 'sort', column: 0, descending: false } }],
+      acts: [{ offset: 375, act: { k: 'sort', column: 0, descending: false } }],
       faults: [],
       night: false,
     },
