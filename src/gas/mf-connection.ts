@@ -22,7 +22,8 @@ import { urlFetchPort } from './http';
 import { mfOAuthService } from './oauth';
 import { DEFAULT_API_BASE_URL, DEFAULT_AUTH_BASE_URL, PROPERTY, property, scriptStore } from './properties';
 
-export const NOT_CONNECTED = 'MFに接続されていません。メニュー「記帳 > 接続と設定 > MFに接続」から接続してください。';
+export const NOT_CONNECTED =
+  'MFに接続されていません。メニュー「記帳 > 接続と設定 > MFに接続」から接続してください。';
 
 /** API-key auth for a key and office code (from properties, or typed in the connection dialog). */
 export function apiKeyAuth(apiKey: string, officeCode: string): AuthProvider {

@@ -106,7 +106,8 @@ const Msg = {
   network: 'MFに接続できませんでした。',
   transportRetry: 'しばらく待ってから再実行してください。',
   unexpectedSend: 'MFへの送信中に予期しないエラーが発生しました。',
-  unauthorized: 'MFの認証が通りませんでした。メニュー「記帳 > 接続と設定 > MFに接続」で接続し直してください。',
+  unauthorized:
+    'MFの認証が通りませんでした。メニュー「記帳 > 接続と設定 > MFに接続」で接続し直してください。',
   refreshFailed:
     'MFのアクセストークンを更新できませんでした。APIキーまたはMFとの連携の設定を確認してください。',
   server: (status: number, code: string) =>
