@@ -14,6 +14,7 @@ import { contentCounts, csvContentForm, keyProblem } from './key-check';
 import { isCsvKey, isMfKey, mfKey, tagDigits } from './keys';
 import type { LedgerRecord, LedgerRow, LedgerTable, RowChange } from './ledger';
 import { LEDGER_HEADERS } from './schema';
+import { transition } from './states';
 
 export const ARCHIVE_SHEET = '台帳アーカイブ';
 export const ARCHIVE_INDEX_SHEET = 'アーカイブ索引';
@@ -483,7 +484,11 @@ export function guardArchivedKeys(
     changes.push({
       key: row.record.キー,
       rowNumber: row.rowNumber,
-      patch: { 状態: '要確認', メモ: ARCHIVED_KEY_MEMO, 更新日時: now },
+      patch: {
+        状態: transition(row.record.状態, '要確認', 'archived-key guard'),
+        メモ: ARCHIVED_KEY_MEMO,
+        更新日時: now,
+      },
     });
   }
   return changes;

@@ -8,6 +8,7 @@ import { type InvoiceSources, judgeInvoice } from './invoice-judge';
 import { type LedgerRecord, type LedgerRow, type RowChange, setField } from './ledger';
 import { inSomePeriod, type Masters, type NamedPosting, resolvePosting } from './masters';
 import { matchRule, type Rule } from './rules';
+import { checkMove } from './states';
 import { normalizeText } from './text';
 
 export const CLASSIFY_MSG = {
@@ -183,7 +184,11 @@ export function classifyRows(
     }
     if (Object.keys(patch).length === 0) continue;
     patch.更新日時 = now;
-    changes.push({ key: record.キー, rowNumber: row.rowNumber, patch });
+    changes.push({
+      key: record.キー,
+      rowNumber: row.rowNumber,
+      patch: checkMove(record.状態, patch, '判定 by rules'),
+    });
   }
   return changes;
 }

@@ -7,6 +7,7 @@
  */
 import { enlargeSmallKana } from './kana';
 import type { LedgerRow, RowChange } from './ledger';
+import { checkMove } from './states';
 import { normalizeText } from './text';
 
 export interface OpenReceivable {
@@ -169,7 +170,7 @@ export function depositSuggestions(input: DepositSuggestionInput): RowChange[] {
     // Who paid is certain when every candidate is the same 取引先; only which invoice is not.
     if (partners.size === 1) patch.取引先 = [...partners][0];
     if (match.kind === 'one') match.item.balance = 0;
-    changes.push({ key, rowNumber: row.rowNumber, patch });
+    changes.push({ key, rowNumber: row.rowNumber, patch: checkMove(r.状態, patch, '入金 match') });
   }
   return changes;
 }

@@ -9,6 +9,7 @@ import { emptyRecord } from './intake';
 import type { LedgerKey } from './keys';
 import type { LedgerRecord, LedgerRow, RowChange } from './ledger';
 import { utf8Bytes } from './sha256';
+import { transition } from './states';
 
 /** DESIGN §6: at most 100 events and 50 KB per request (one lock hold stays short). */
 export const MAX_EVENTS = 100;
@@ -532,7 +533,7 @@ function changedResend(
   if (NOT_SENT.has(state) || SETTLED.has(state)) {
     const next = NOT_SENT.has(state) ? '要確認' : state;
     const patch = NOT_SENT.has(state)
-      ? { 状態: '要確認' as const, メモ: memo, 更新日時: now }
+      ? { 状態: transition(state, '要確認', 'event resent with other content'), メモ: memo, 更新日時: now }
       : { メモ: memo, 更新日時: now };
     return {
       result: {

@@ -9,6 +9,7 @@ import { isMfKey, mfKey } from './keys';
 import { indexByKey, type LedgerRecord, type LedgerRow, type LedgerTable, type RowChange } from './ledger';
 import { connectedAccountName, type Masters } from './masters';
 import { LEDGER_HEADERS } from './schema';
+import { transition } from './states';
 
 /** The fields of an MF statement line that intake needs. */
 export interface StatementLine {
@@ -145,9 +146,14 @@ export function planIntake(
         key,
         rowNumber: row.rowNumber,
         patch: excluded
-          ? { 状態: '除外', 操作: '', 更新日時: now, メモ: 'MFの画面で「対象外」にされたため除外しました。' }
+          ? {
+              状態: transition(row.record.状態, '除外', 'import: 対象外 in MF'),
+              操作: '',
+              更新日時: now,
+              メモ: 'MFの画面で「対象外」にされたため除外しました。',
+            }
           : {
-              状態: '完了',
+              状態: transition(row.record.状態, '完了', 'import: journalized in MF'),
               MF仕訳ID: journalIds.get(line.id) ?? '',
               操作: '',
               更新日時: now,

@@ -17,6 +17,7 @@
  */
 import { remoteTagOf } from './keys';
 import type { LedgerRecord, LedgerRow } from './ledger';
+import { transition } from './states';
 
 /** Listing pages (calls) one check may use: ~240,000 journals, and a few seconds a page in Apps Script. */
 export const CHECK_PAGES = 24;
@@ -171,7 +172,11 @@ export function findingPatch(
       更新日時: now,
       メモ: JOURNAL_CHECK_MSG.relinked(journal, finding.journalId, finding.how),
     };
-  return { 状態: '要確認', 更新日時: now, メモ: JOURNAL_CHECK_MSG.gone(journal, at, isMfLine) };
+  return {
+    状態: transition(finding.row.record.状態, '要確認', 'journal check: journal gone'),
+    更新日時: now,
+    メモ: JOURNAL_CHECK_MSG.gone(journal, at, isMfLine),
+  };
 }
 
 /**

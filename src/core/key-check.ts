@@ -16,6 +16,7 @@ import {
   transactionIdOf,
 } from './keys';
 import type { LedgerRecord, LedgerRow, RowChange } from './ledger';
+import { transition } from './states';
 
 const CSV_KEY = /^csv:[0-9a-f]{32}$/;
 
@@ -110,7 +111,7 @@ export function guardKeys(rows: readonly LedgerRow[], now: string): RowChange[] 
     changes.push({
       key: row.record.キー,
       rowNumber: row.rowNumber,
-      patch: { 状態: '要確認', メモ: problem, 更新日時: now },
+      patch: { 状態: transition(row.record.状態, '要確認', 'key guard'), メモ: problem, 更新日時: now },
     });
   }
   return changes;

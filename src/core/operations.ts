@@ -6,7 +6,7 @@
 import { journalWentMissing } from './journal-check';
 import type { LedgerRow, RowChange } from './ledger';
 import { type Masters, resolvePosting } from './masters';
-import { isLedgerState, type LedgerState } from './states';
+import { isLedgerState, type LedgerState, transition } from './states';
 
 const ALLOWED: Record<string, readonly LedgerState[]> = {
   承認: ['未判定', '要確認'],
@@ -55,7 +55,7 @@ export function applyOperations(
       changes.push({
         key,
         rowNumber: row.rowNumber,
-        patch: { ...base, 状態: '除外', メモ: `除外: ${who} ${now}` },
+        patch: { ...base, 状態: transition(state, '除外', '操作 除外'), メモ: `除外: ${who} ${now}` },
       });
       continue;
     }
@@ -70,7 +70,11 @@ export function applyOperations(
       changes.push({
         key,
         rowNumber: row.rowNumber,
-        patch: { ...base, 状態: stay, メモ: `${op}できません: ${resolved.problems.join(' ')}` },
+        patch: {
+          ...base,
+          状態: transition(state, stay, `操作 ${op} (names not in マスタ)`),
+          メモ: `${op}できません: ${resolved.problems.join(' ')}`,
+        },
       });
       continue;
     }
@@ -78,7 +82,12 @@ export function applyOperations(
     changes.push({
       key,
       rowNumber: row.rowNumber,
-      patch: { ...base, ...decidedBy, 状態: '送信待ち', メモ: `${op}: ${who} ${now}` },
+      patch: {
+        ...base,
+        ...decidedBy,
+        状態: transition(state, '送信待ち', `操作 ${op}`),
+        メモ: `${op}: ${who} ${now}`,
+      },
     });
   }
   return changes;

@@ -4,7 +4,7 @@
  */
 import { indexByKey, type LedgerRecord, type LedgerRow, type RowChange } from './ledger';
 import { SAFETY } from './safety';
-import { isSent } from './states';
+import { isSent, type LedgerState, transition } from './states';
 
 export interface Claimed {
   key: string;
@@ -55,7 +55,11 @@ export function guardDuplicateKeys(rows: readonly LedgerRow[], now: string): Row
         ? `キーが ${sent.rowNumber} 行目と重複しています（${sent.rowNumber} 行目は送信済み）。この行は送信しません。重複なら「除外」を選んでください。`
         : `キーが重複しています（${numbers} 行目）。どれか一つを残し、ほかは「除外」を選んでください。`;
       if (state === '要確認' && row.record.メモ === memo) continue;
-      changes.push({ key, rowNumber: row.rowNumber, patch: { 状態: '要確認', メモ: memo, 更新日時: now } });
+      changes.push({
+        key,
+        rowNumber: row.rowNumber,
+        patch: { 状態: transition(state, '要確認', 'duplicate-key guard'), メモ: memo, 更新日時: now },
+      });
     }
   }
   return changes;
@@ -87,17 +91,32 @@ export function planClaim(
     if (only && !only.has(key)) continue;
     const before = attempts(row.record);
     claimed.push({ key, rowNumber: row.rowNumber, record: row.record, attemptsBefore: before });
+    // The resend-unknown test build claims a 不明 row on purpose, a move the table refuses: it stays
+    // unchecked there so that build shows the simulation catches the missing lookup itself.
+    const claimedState = resend ? '送信中' : transition(row.record.状態, '送信中', 'claim');
     changes.push({
       key,
       rowNumber: row.rowNumber,
-      patch: { 状態: '送信中', 試行回数: before + 1, 更新日時: now },
+      patch: { 状態: claimedState, 試行回数: before + 1, 更新日時: now },
     });
   }
   return { claimed, changes };
 }
 
-/** The settle patch for one claimed row (DESIGN §5 step 4). */
+/**
+ * The settle patch for one claimed row (DESIGN §5 step 4). Its move starts from the claim, 送信中
+ * (whatever a person typed in the cell meanwhile: the outcome is written regardless).
+ */
 export function settlePatch(c: Claimed, result: SendResult, now: string): Partial<LedgerRecord> {
+  const patch = outcomePatch(c, result, now);
+  return { ...patch, 状態: transition('送信中', patch.状態, `settle ${result.kind}`) };
+}
+
+function outcomePatch(
+  c: Claimed,
+  result: SendResult,
+  now: string,
+): Partial<LedgerRecord> & { 状態: LedgerState } {
   const restored = { 試行回数: c.attemptsBefore, 更新日時: now };
   switch (result.kind) {
     case 'created':

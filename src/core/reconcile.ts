@@ -15,7 +15,7 @@ import {
   type ReconcileCandidate,
   underLock,
 } from './ports';
-import { isLedgerState } from './states';
+import { isLedgerState, type LedgerState, transition } from './states';
 
 /** What reconcile writes in メモ and says at the end of a run. */
 export const RECONCILE_MSG = {
@@ -156,6 +156,16 @@ export function reconcilePatch(
   result: LookupResult,
   p: ReconcilePolicy,
 ): Partial<LedgerRecord> | null {
+  const patch = lookupPatch(c, result, p);
+  if (patch === null) return null;
+  return { ...patch, 状態: transition(c.record.状態, patch.状態, `reconcile: ${result.kind}`) };
+}
+
+function lookupPatch(
+  c: ReconcileCandidate,
+  result: LookupResult,
+  p: ReconcilePolicy,
+): (Partial<LedgerRecord> & { 状態: LedgerState }) | null {
   const stray = strayState(c.record);
   const was = c.record.状態;
   const restoredKey = keyToRestore(c.record);

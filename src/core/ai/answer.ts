@@ -7,6 +7,7 @@ import { CLASSIFY_MSG, dataProblems, type InvoiceJudging, invoicePatch } from '.
 import type { InvoiceSay } from '../invoice';
 import type { LedgerRecord } from '../ledger';
 import type { MasterAccount, Masters } from '../masters';
+import { checkMove } from '../states';
 import { normalizeText } from '../text';
 import type { AiReply } from './providers';
 
@@ -214,9 +215,15 @@ export function outcomeOf(
 ): AiOutcome {
   switch (reply.kind) {
     case 'answer':
-      return { kind: 'judged', patch: decideFromAnswer(claimed, reply.value, masters, policy) };
+      return {
+        kind: 'judged',
+        patch: checkMove(claimed.状態, decideFromAnswer(claimed, reply.value, masters, policy), 'AI 判定'),
+      };
     case 'malformed':
-      return { kind: 'judged', patch: decideUnreadable(policy.model, reply.reason) };
+      return {
+        kind: 'judged',
+        patch: checkMove(claimed.状態, decideUnreadable(policy.model, reply.reason), 'AI 判定 unreadable'),
+      };
     case 'rate-limited':
       return { kind: 'not-yet', why: AI_RUN_MSG.rateLimited, stop: true, burst: false };
     case 'unavailable':

@@ -17,6 +17,7 @@
 import { LEASE_MS, STOP_SENDING_AT_MS } from '../budget';
 import type { LedgerTable, RowChange } from '../ledger';
 import { type ClockPort, type LedgerPort, type LockPort, underLock } from '../ports';
+import { transition } from '../states';
 import { type AuditJournal, canonical, journalFacts, LedgerLinks } from './facts';
 import type { RecordedMember, RecordProblem, RecordView } from './record';
 import {
@@ -347,7 +348,7 @@ export function ledgerChangesForDeleted(
           key,
           rowNumber: row.rowNumber,
           patch: {
-            状態: '完了',
+            状態: transition(state, '完了', '重複を削除: relinked to a surviving journal'),
             MF仕訳ID: mine.id,
             更新日時: now,
             ...(row.record.完了日時 === '' ? { 完了日時: now } : {}),
@@ -361,7 +362,7 @@ export function ledgerChangesForDeleted(
         key,
         rowNumber: row.rowNumber,
         patch: {
-          状態: '除外',
+          状態: transition(state, '除外', '重複を削除: its journal deleted'),
           更新日時: now,
           メモ: DELETE_MSG.ledgerExcluded(
             d.id,
