@@ -92,7 +92,7 @@ describe('the state table', () => {
   });
 
   test('checkMove: a patch without 状態 passes as it is; a 状態 that is no state is refused', () => {
-    const patch = { メモ: 'x' };
+    const patch: { 状態?: string; メモ: string } = { メモ: 'x' };
     assert.equal(checkMove('除外', patch, 'test'), patch);
     const moved = { 状態: '送信待ち', メモ: 'y' };
     assert.equal(checkMove('要確認', moved, 'test'), moved);
