@@ -23,10 +23,10 @@ export const NEWER_KINDS = ['index', 'duplicates', 'balances'] as const;
 export type NewerKind = (typeof NEWER_KINDS)[number];
 
 /**
- * The kinds every run has unless told otherwise (the CLI, the CI seeds): none until issue 25's fixes
- * (branches i25a, i25b, i25c) are merged — these acts find their defects on main. Then `[...NEWER_KINDS]`.
+ * The kinds every run has unless told otherwise (the CLI, the CI seeds): all of them, since issue 25's fixes
+ * (the archive's index, duplicate deletion, 残高照合) are on main. `--newer-acts none` runs without them.
  */
-export const DEFAULT_NEWER_ACTS: readonly NewerKind[] = [];
+export const DEFAULT_NEWER_ACTS: readonly NewerKind[] = [...NEWER_KINDS];
 
 /** What a person does on the newer sheets, or in MF's screen. */
 export type NewerAct =
