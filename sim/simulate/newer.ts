@@ -23,10 +23,11 @@ export const NEWER_KINDS = ['index', 'duplicates', 'balances'] as const;
 export type NewerKind = (typeof NEWER_KINDS)[number];
 
 /**
- * The kinds every run has unless told otherwise (the CLI, the CI seeds): all of them, since issue 25's fixes
- * (the archive's index, duplicate deletion, 残高照合) are on main. `--newer-acts none` runs without them.
+ * The kinds every run has unless told otherwise (the CLI, the CI seeds): none yet. With all of them, CI
+ * seeds 1–200 found five defects of issue 25's newer features; three are fixed (seeds 45, 161 and the
+ * archived-row limit of the journal check, see README), seeds 199 and 19 are not. Then `[...NEWER_KINDS]`.
  */
-export const DEFAULT_NEWER_ACTS: readonly NewerKind[] = [...NEWER_KINDS];
+export const DEFAULT_NEWER_ACTS: readonly NewerKind[] = [];
 
 /** What a person does on the newer sheets, or in MF's screen. */
 export type NewerAct =
