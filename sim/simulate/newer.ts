@@ -23,8 +23,9 @@ export const NEWER_KINDS = ['index', 'duplicates', 'balances'] as const;
 export type NewerKind = (typeof NEWER_KINDS)[number];
 
 /**
- * The kinds every run has unless told otherwise (the CLI, the CI seeds): none until issue 25's fixes
- * (branches i25a, i25b, i25c) are merged — these acts find their defects on main. Then `[...NEWER_KINDS]`.
+ * The kinds every run has unless told otherwise (the CLI, the CI seeds): none yet. With all of them, CI
+ * seeds 1–200 found five defects of issue 25's newer features; three are fixed (seeds 45, 161 and the
+ * archived-row limit of the journal check, see README), seeds 199 and 19 are not. Then `[...NEWER_KINDS]`.
  */
 export const DEFAULT_NEWER_ACTS: readonly NewerKind[] = [];
 

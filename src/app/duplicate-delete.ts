@@ -6,7 +6,7 @@
  * deletes anything.
  */
 
-import { archivedJournal } from '../core/archive';
+import { archivedJournal, stopsLookups, troubleMessage } from '../core/archive';
 import {
   type DeleteResult,
   type DeleterPort,
@@ -20,7 +20,7 @@ import { planDeletion } from '../core/duplicates/sheet';
 import { HttpNotSentError } from '../core/ports';
 import { SHEET } from '../core/schema';
 import { sha256Hex } from '../core/sha256';
-import { archivedJournalHolders, readArchiveIndex } from '../gas/archive-sheet';
+import { archivedJournalHolders, readIndexForLookup } from '../gas/archive-sheet';
 import { scriptClock } from '../gas/clock';
 import { readAuditRecord } from '../gas/duplicate-record';
 import { duplicateSheetPort, readDuplicateTable } from '../gas/duplicate-sheet';
@@ -96,7 +96,11 @@ function deleterOf(client: MfClient): DeleterPort {
  * and only then is 台帳アーカイブ read, once, for the row whose MF仕訳ID it is.
  */
 function archivedHolderOf(): (journal: AuditJournal) => string | null {
-  const links = new LedgerLinks([], archivedJournal(readArchiveIndex().index));
+  // Checked again here, not only when the run began: the index may be deleted while the run reads MF
+  // (simulation seed 161), and an empty index would make every archived row's journal look deletable.
+  const { index, trouble } = readIndexForLookup();
+  if (stopsLookups(trouble)) throw new Error(troubleMessage(trouble));
+  const links = new LedgerLinks([], archivedJournal(index));
   let holders: Map<string, string> | null = null;
   return (journal) => {
     const [facts] = journalFacts([journal], links);

@@ -322,7 +322,12 @@ export function archivedKind(index: ArchiveIndex, key: string): ArchivedKind | u
 export function archivedJournal(index: ArchiveIndex): (tag: string, transactionId: string | null) => boolean {
   return (tag, transactionId) => {
     if (transactionId !== null) {
-      const kind = index.entries.get(tagDigits(mfKey(transactionId)));
+      // The index holds the line's id as /transactions lists it (escapes in upper case, mf-api.md §5); a
+      // journal's transaction_id may spell them in lower case (fake switch transactionIdForm). Both are asked,
+      // or an archived row's journal would look unreferenced and 重複を削除 would delete it.
+      const listed = transactionId.replace(/%[0-9a-f]{2}/gi, (hex) => hex.toUpperCase());
+      const kind =
+        index.entries.get(tagDigits(mfKey(transactionId))) ?? index.entries.get(tagDigits(mfKey(listed)));
       return kind === 'm' || kind === 'd';
     }
     const kind = index.entries.get(tag.startsWith('kc-') ? tag.slice(3) : tag);

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import {
   ARCHIVED_KEY_MEMO,
   archiveCutoff,
+  archivedJournal,
   archivedKind,
   countsOf,
   deletionBlocks,
@@ -292,5 +293,16 @@ describe('the index lost (issue 25)', () => {
     );
     assert.equal(changes[0].patch.メモ, ARCHIVED_KEY_MEMO);
     assert.deepEqual(guardArchivedKeys(rows, 'now', undefined), []);
+  });
+});
+
+describe('archivedJournal', () => {
+  test('a journal whose transaction_id spells its escapes in lower case is still the archived row’s (seed 45)', () => {
+    const index = emptyIndex();
+    index.entries.set(tagDigits(mfKey('%2BlkDJNl7U7yRiJup5mv4iw%3D%3D')), 'm');
+    const held = archivedJournal(index);
+    assert.equal(held('', '%2BlkDJNl7U7yRiJup5mv4iw%3D%3D'), true);
+    assert.equal(held('', '%2blkDJNl7U7yRiJup5mv4iw%3d%3d'), true);
+    assert.equal(held('', '%2BotherLine%3D%3D'), false);
   });
 });
