@@ -21,6 +21,7 @@
 import {
   ARCHIVE_MSG,
   ARCHIVE_SHEET,
+  ARCHIVE_ROWS_PER_RUN,
   ARCHIVED_AT,
   type ArchiveIndex,
   archiveCutoff,
@@ -37,6 +38,7 @@ import {
   troubleMessage,
   unbackedReleasable,
 } from '../core/archive';
+import { deletionHold } from '../core/duplicates/sheet';
 import { keyProblem } from '../core/key-check';
 import { mfKey, tagDigits } from '../core/keys';
 import { indexByKey, type LedgerRow, type LedgerTable, parseLedger } from '../core/ledger';
@@ -60,6 +62,7 @@ import {
 import { today } from '../gas/clock';
 import { ledgerSheet } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
+import { readSheetValues } from '../gas/workbook';
 import { lastLedgerRows, recordLedgerRows } from '../gas/run-state';
 import { type DoneCounts, doneCountsWithArchive, settleDoubleCounted, watchDoneRows } from './done-rows';
 import { preflight, settingsFor } from './preflight';
@@ -275,7 +278,10 @@ function archivePass(cutoff: string): Pass {
   const table = grid === first ? firstTable : parseLedger(grid);
   const tags = grid === first ? firstTags : table.rows.map((r) => tagDigits(r.record.キー));
 
-  const plan = planArchive(table, tags, index, cutoff);
+  // 2'. Rows whose journal 重複を削除 is deleting stay until its settle has found them (seed 199).
+  const hold = deletionHold(readSheetValues(SHEET.duplicates));
+  if (hold.missing) return { refused: ARCHIVE_MSG.duplicateHeaders(hold.missing), moved: 0, messages };
+  const plan = planArchive(table, tags, index, cutoff, ARCHIVE_ROWS_PER_RUN, hold.hold);
   let moved = 0;
   let after: Grid = grid;
   if (plan.move.length > 0) {
@@ -335,6 +341,7 @@ function archivePass(cutoff: string): Pass {
   settleDoubleCounted(doneCountsWithArchive(finalTable), settled.doubled);
   const total = countsOf(index).rows;
   messages.unshift(moved > 0 ? ARCHIVE_MSG.moved(moved, cutoff, total) : ARCHIVE_MSG.none(cutoff));
+  if (plan.held > 0) messages.push(ARCHIVE_MSG.deletionInFlight(plan.held));
   if (plan.deferred > 0) messages.push(ARCHIVE_MSG.deferred(plan.deferred));
   return { moved, messages };
 }

@@ -51,6 +51,8 @@ export const DELETE_RUN_MSG = {
   changed: (n: number) => `${n} 件は点検のあとで MF の仕訳が変わっていたため削除していません。`,
   archived: (n: number) =>
     `${n} 件は台帳アーカイブの行が登録した仕訳のため削除していません（シート「重複点検」の結果を見てください）。`,
+  rowless: (n: number) =>
+    `${n} 件は kicho が登録した仕訳ですが台帳に行がないため削除していません（シート「重複点検」の結果を見てください）。`,
   recovered: (n: number) => `前回の削除の結果を MF で確かめ、${n} 件を片付けました。`,
   nothing: '削除する仕訳はありませんでした。',
 } as const;
@@ -163,6 +165,7 @@ function describe(s: DeletionSummary): string[] {
   if (s.returned > 0) out.push(DELETE_RUN_MSG.returned(s.returned));
   if (s.changed > 0) out.push(DELETE_RUN_MSG.changed(s.changed));
   if (s.archived > 0) out.push(DELETE_RUN_MSG.archived(s.archived));
+  if (s.rowless > 0) out.push(DELETE_RUN_MSG.rowless(s.rowless));
   return out;
 }
 
@@ -188,6 +191,7 @@ export function runDeleteDuplicates(ctx: RunContext, token: string, client?: MfC
       !summary.refusedPlan &&
       summary.failed === 0 &&
       summary.unknown === 0 &&
+      summary.rowless === 0 &&
       summary.refusedGroups.length === 0,
     count: summary.deleted.length,
     messages,
@@ -200,6 +204,7 @@ export function runDeleteDuplicates(ctx: RunContext, token: string, client?: MfC
     returned: summary.returned,
     changed: summary.changed,
     archived: summary.archived,
+    rowless: summary.rowless,
     ledgerExcluded: summary.ledgerExcluded,
     ledgerRelinked: summary.ledgerRelinked,
     refusedPlan: summary.refusedPlan,

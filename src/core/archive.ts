@@ -401,6 +401,8 @@ export interface ArchivePlan {
   inBoth: LedgerRow[];
   /** Old enough but left for the next run (ARCHIVE_ROWS_PER_RUN). */
   deferred: number;
+  /** Old enough but held for a delete in flight on 重複点検. */
+  held: number;
 }
 
 /** What one archive run moves. `tags[i]` is the tag hex of table.rows[i] (hashed once by the caller). */
@@ -410,6 +412,7 @@ export function planArchive(
   index: ArchiveIndex,
   cutoff: string,
   limit = ARCHIVE_ROWS_PER_RUN,
+  held: { keys: ReadonlySet<string>; journals: ReadonlySet<string> } = { keys: new Set(), journals: new Set() },
 ): ArchivePlan {
   const perKey = new Map<string, number>();
   for (const r of table.rows) perKey.set(r.record.キー, (perKey.get(r.record.キー) ?? 0) + 1);
@@ -417,6 +420,7 @@ export function planArchive(
   const move: LedgerRow[] = [];
   const inBoth: LedgerRow[] = [];
   let deferred = 0;
+  let kept = 0;
   table.rows.forEach((row, i) => {
     // A key the index still holds after the settle is a line imported again beside its archived row
     // (the settle keeps the archived row and lists this one): it never moves onto it.
@@ -428,10 +432,15 @@ export function planArchive(
     // A key on two rows is the duplicate guard's (both stay, listed on 要確認).
     if (perKey.get(r.キー) !== 1 || !oldEnough(r, cutoff)) return;
     if (keyProblem(r, counts.get(csvContentForm(r)) ?? 1) !== null) return;
+    // 重複を削除 settles its delete on this row by key after MF answers: the row waits for it.
+    if (held.keys.has(String(r.キー).trim()) || held.journals.has(String(r.MF仕訳ID).trim())) {
+      kept += 1;
+      return;
+    }
     if (move.length >= limit) deferred += 1;
     else move.push(row);
   });
-  return { move, inBoth, deferred };
+  return { move, inBoth, deferred, held: kept };
 }
 
 /**
@@ -567,6 +576,10 @@ export const ARCHIVE_MSG = {
     `${cutoff} より前の「完了」「除外」の行で、移せるものはありませんでした（取引日と最後の更新がともにこの日より前の行を移します）。`,
   moved: (n: number, cutoff: string, total: number) =>
     `${cutoff} より前の「完了」「除外」の行 ${n} 行を、シート「${ARCHIVE_SHEET}」に移しました（アーカイブは全部で ${total} 行）。取り込み・復元・重複点検は、アーカイブした行も「台帳にある」ものとして扱います。`,
+  deletionInFlight: (n: number) =>
+    `${n} 行は、シート「重複点検」でその仕訳の削除が「削除中」か「不明」のため、台帳に残しました（削除の結果が決まってから移します）。`,
+  duplicateHeaders: (missing: readonly string[]) =>
+    `シート「重複点検」の見出し ${missing.map((h) => `「${h}」`).join('・')} が見つからないため、アーカイブしませんでした（削除の途中の仕訳の行を移さないために読みます）。見出しを元の名前に戻すか、メニュー「記帳 > 点検 > 重複点検」をもう一度実行してください。`,
   deferred: (n: number) =>
     `ほかに ${n} 行が移せますが、1回に移すのは ${ARCHIVE_ROWS_PER_RUN} 行までです。もう一度実行してください。`,
   notVerified: (n: number) =>

@@ -13,6 +13,12 @@ export function activeBook(): GoogleAppsScript.Spreadsheet.Spreadsheet {
   return SpreadsheetApp.getActiveSpreadsheet();
 }
 
+/** A sheet's whole values (one read), or null when there is no such sheet; never creates it. */
+export function readSheetValues(name: string): unknown[][] | null {
+  const sheet = activeBook().getSheetByName(name);
+  return sheet ? sheet.getDataRange().getValues() : null;
+}
+
 /** Returns the sheet, creating it (at the end) when missing. */
 export function ensureSheet(name: string): { sheet: Sheet; created: boolean } {
   const book = activeBook();

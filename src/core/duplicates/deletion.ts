@@ -139,6 +139,8 @@ export const DELETE_MSG = {
     `仕訳 ${id} は重複点検の記録にない行のため、台帳は変えていません。台帳でこの仕訳の行を確かめてください。`,
   archived: (key: string) =>
     `この仕訳は台帳アーカイブの行（キー ${key}）が登録した仕訳のため、削除していません。削除するときは、その行を「アーカイブから戻す」で台帳に戻し、もう一度「重複点検」を実行してから確かめてください。`,
+  rowless:
+    'この仕訳は kicho が登録したものですが、台帳にその行がありません（行が削除されたか、台帳が入れ替わっています）。削除すると台帳で確かめられなくなるため、削除していません。メニュー「記帳 > 台帳 > 台帳を復元」で行を戻してから、もう一度「重複点検」を実行してください。',
   ledgerSending: (key: string) =>
     `台帳の行（キー ${key}）は送信中のため変えていません。照合のあとで、もう一度「重複点検」を実行してください。`,
 } as const;
@@ -154,6 +156,8 @@ export interface DeletionSummary {
   changed: number;
   /** Journals not deleted because a row in 台帳アーカイブ holds them. */
   archived: number;
+  /** Journals kicho posted that no 台帳 row holds now (not deleted). */
+  rowless: number;
   stillThere: number;
   recovered: number;
   ledgerExcluded: number;
@@ -174,6 +178,7 @@ function emptySummary(): DeletionSummary {
     returned: 0,
     changed: 0,
     archived: 0,
+    rowless: 0,
     stillThere: 0,
     recovered: 0,
     ledgerExcluded: 0,
@@ -194,10 +199,21 @@ export function unchangedJournal(j: AuditJournal, m: RecordedMember): boolean {
   );
 }
 
-/** 台帳 keys a journal belongs to now: the audit's, plus its tag's and line's rows, plus MF仕訳ID. */
-function keysOf(j: AuditJournal, ledger: LedgerTable, recorded: readonly string[]): string[] {
+/**
+ * 台帳 keys a journal belongs to: `all` — the audit's, plus its tag's and line's rows, plus MF仕訳ID;
+ * `now` — only the rows the 台帳 holds now, and whether kicho's tag is on the journal.
+ */
+function keysOf(
+  j: AuditJournal,
+  ledger: LedgerTable,
+  recorded: readonly string[],
+): { all: string[]; now: string[]; tagged: boolean } {
   const [facts] = journalFacts([j], new LedgerLinks(ledger.rows));
-  return [...new Set([...recorded, ...facts.ledgerKeys])];
+  return {
+    all: [...new Set([...recorded, ...facts.ledgerKeys])],
+    now: facts.ledgerKeys,
+    tagged: facts.kichoTags.length > 0,
+  };
 }
 
 function rowsByJournal(table: DuplicateTable): Map<string, DuplicateRow> {
@@ -599,7 +615,19 @@ function claimDeletions(
         summary.archived++;
         continue;
       }
-      const keys = keysOf(journal, ledger, p.member.keys);
+      const found = keysOf(journal, ledger, p.member.keys);
+      if (found.tagged && found.now.length === 0) {
+        // kicho posted it, yet no 台帳 row holds it (rows deleted, the 台帳 replaced): the settle would have
+        // no row to mark 除外, and the line would lose its journal unseen (simulation seed 19).
+        claims.push({
+          journalId: p.journalId,
+          rowNumber: p.rowNumber,
+          patch: { 状態: DELETE_STATE.none, 結果: DELETE_MSG.rowless, 更新日時: now },
+        });
+        summary.rowless++;
+        continue;
+      }
+      const keys = found.all;
       claimKeys.set(cid, keys);
       claims.push({
         journalId: p.journalId,

@@ -330,3 +330,37 @@ export function planDeletion(
     token: token(record.record.audit),
   };
 }
+
+/** What the archive must leave on the 台帳 while a delete is in flight (issue 25, simulation seed 199). */
+export interface DeletionHold {
+  /** 台帳 keys named by a 重複点検 row whose delete is 削除中 or 不明. */
+  keys: Set<string>;
+  /** Journals whose delete is 削除中 or 不明. */
+  journals: Set<string>;
+}
+
+/** The headers the hold is read by; a sheet with rows but without one of them cannot be read safely. */
+const HOLD_HEADERS = ['仕訳ID', '状態', '台帳のキー'] as const;
+
+/**
+ * Rows 重複を削除 may still settle: its claim (削除中) is written before the DELETE and its settle finds the
+ * 台帳 row by key afterwards, so an archive run in between must not move that row away (the settle would
+ * find nothing, and the row would stay 完了 in the archive with a journal MF no longer has). `null` values:
+ * no 重複点検 sheet. `missing` names the headers a sheet with rows lacks (a person renamed one).
+ */
+export function deletionHold(
+  values: readonly (readonly unknown[])[] | null,
+): { hold: DeletionHold; missing?: undefined } | { missing: string[]; hold?: undefined } {
+  const hold: DeletionHold = { keys: new Set(), journals: new Set() };
+  if (!values || values.length < 2) return { hold };
+  const columns = headerIndex(values[0] ?? []);
+  const hasRows = values.slice(1).some((row) => row.some((v) => text(v).trim() !== ''));
+  const missing = HOLD_HEADERS.filter((h) => !columns.has(h));
+  if (missing.length > 0) return hasRows ? { missing } : { hold };
+  for (const row of parseDuplicateSheet(values).rows) {
+    if (!isDeleteInFlight(row.record)) continue;
+    hold.journals.add(String(row.record.仕訳ID).trim());
+    for (const key of String(row.record.台帳のキー).split(',')) if (key.trim()) hold.keys.add(key.trim());
+  }
+  return { hold };
+}
