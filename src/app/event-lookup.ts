@@ -52,8 +52,13 @@ export function tagWindows(
 }
 
 export interface EventLookup {
-  /** A journal MF already holds for this row, a reason not to send it, or null (send). */
-  before(c: Claimed, fingerprint: string): SendResult | null;
+  /**
+   * A journal MF already holds for this row, a reason not to send it, or null (send). A journal found by
+   * tag gets no 指紋: kicho did not send this row's content (a resend after the row was deleted may differ
+   * from what was posted), so nothing may treat the journal as carrying it (DESIGN §3: 指紋 is what was
+   * sent; simulation seed 978160).
+   */
+  before(c: Claimed): SendResult | null;
 }
 
 export function lookUpEvents(client: MfClient, claimed: readonly Claimed[]): EventLookup {
@@ -76,11 +81,11 @@ export function lookUpEvents(client: MfClient, claimed: readonly Claimed[]): Eve
     }
   }
   return {
-    before(c, fingerprint) {
+    before(c) {
       if (!isEvtKey(c.key)) return null;
       if (problem) return problem;
       const found = byTag.get(remoteTagOf(c.key));
-      return found ? { kind: 'found', journalId: found, fingerprint } : null;
+      return found ? { kind: 'found', journalId: found, fingerprint: '' } : null;
     },
   };
 }

@@ -265,7 +265,7 @@ export function mfSender(
       if (isEvtKey(c.key)) {
         const lookup = events.keys.has(c.key) ? events.lookup : lookUpEvents(client, [c]);
         return (
-          lookup.before(c, fingerprint(c.record)) ??
+          lookup.before(c) ??
           learnt(sendCsv(client, masters, sources, c, key, choice), choice)
         );
       }

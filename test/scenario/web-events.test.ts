@@ -372,6 +372,8 @@ describe('a posted event whose row a person deleted, sent again', () => {
     const row = evtRows(w).find((r) => r.キー === 'evt:shop:del-1');
     assert.equal(row?.状態, '完了');
     assert.equal(row?.MF仕訳ID, journalsFor(w, 'evt:shop:del-1')[0].id);
+    // Found, not sent: no 指紋 claims this row's content is what the journal carries (seed 978160).
+    assert.equal(row?.指紋, '');
   });
 
   test('its 取引日 changed before posting, then 台帳を復元: found in the whole accounting period — one journal (seed 950018)', () => {

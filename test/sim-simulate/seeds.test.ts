@@ -54,6 +54,18 @@ describe('simulation', () => {
       assert.ok((summary.mf[label] ?? 0) > 0, `no CI seed ran "${label}"`);
     }
     assert.ok((summary.people.インボイス ?? 0) > 0, 'no CI seed had a person fill the インボイス column');
+    // People on the newer sheets (sim/simulate/newer.ts, DEFAULT_NEWER_ACTS): every act ran somewhere.
+    for (const act of [
+      'delete-index',
+      'mf-copy',
+      'mf-delete-kept',
+      'dup-paste',
+      'dup-move',
+      'dup-delete',
+      'balance-type',
+      'balance-rename',
+    ])
+      assert.ok((summary.people[act] ?? 0) > 0, `no CI seed had a person do ${act}`);
     for (const fault of ['429', '429 (no Retry-After)', '5xx-after-commit', '5xx-before-commit'])
       assert.ok((summary.faults[fault] ?? 0) > 0, `no CI seed injected ${fault}`);
   });
