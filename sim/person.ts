@@ -78,6 +78,19 @@ export function editLedger(world: World, key: string, header: string, value: unk
   throw new Error(`no row ${key}`);
 }
 
+/** A person deletes the 台帳 row holding `key` (rows below move up, as Sheets' 行を削除 does). */
+export function deleteLedgerRow(world: World, key: string): void {
+  const s = sheet(world, '台帳');
+  const keyCol = headerColumns(world, '台帳').get('キー') as number;
+  for (let r = 2; r <= s.lastRow(); r++) {
+    if (s.value(r, keyCol) === key) {
+      s.rows.splice(r - 1, 1);
+      return;
+    }
+  }
+  throw new Error(`no row ${key}`);
+}
+
 /** Sets one cell of the first row of `name` whose `keyHeader` cell is `keyValue` (e.g. 重複点検 by 仕訳ID). */
 export function editRow(
   world: World,

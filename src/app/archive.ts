@@ -20,8 +20,8 @@
  */
 import {
   ARCHIVE_MSG,
-  ARCHIVE_SHEET,
   ARCHIVE_ROWS_PER_RUN,
+  ARCHIVE_SHEET,
   ARCHIVED_AT,
   type ArchiveIndex,
   archiveCutoff,
@@ -62,8 +62,8 @@ import {
 import { today } from '../gas/clock';
 import { ledgerSheet } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
-import { readSheetValues } from '../gas/workbook';
 import { lastLedgerRows, recordLedgerRows } from '../gas/run-state';
+import { readSheetValues } from '../gas/workbook';
 import { type DoneCounts, doneCountsWithArchive, settleDoubleCounted, watchDoneRows } from './done-rows';
 import { preflight, settingsFor } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';

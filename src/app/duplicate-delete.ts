@@ -51,6 +51,8 @@ export const DELETE_RUN_MSG = {
   changed: (n: number) => `${n} 件は点検のあとで MF の仕訳が変わっていたため削除していません。`,
   archived: (n: number) =>
     `${n} 件は台帳アーカイブの行が登録した仕訳のため削除していません（シート「重複点検」の結果を見てください）。`,
+  lineLeftBare: (n: number) =>
+    `${n} 件は、削除するとその明細の仕訳がなくなるため削除していません（本当の取引の可能性があるグループです。シート「重複点検」の結果を見てください）。`,
   rowless: (n: number) =>
     `${n} 件は kicho が登録した仕訳ですが台帳に行がないため削除していません（シート「重複点検」の結果を見てください）。`,
   recovered: (n: number) => `前回の削除の結果を MF で確かめ、${n} 件を片付けました。`,
@@ -166,6 +168,7 @@ function describe(s: DeletionSummary): string[] {
   if (s.changed > 0) out.push(DELETE_RUN_MSG.changed(s.changed));
   if (s.archived > 0) out.push(DELETE_RUN_MSG.archived(s.archived));
   if (s.rowless > 0) out.push(DELETE_RUN_MSG.rowless(s.rowless));
+  if (s.lineLeftBare > 0) out.push(DELETE_RUN_MSG.lineLeftBare(s.lineLeftBare));
   return out;
 }
 
@@ -192,6 +195,7 @@ export function runDeleteDuplicates(ctx: RunContext, token: string, client?: MfC
       summary.failed === 0 &&
       summary.unknown === 0 &&
       summary.rowless === 0 &&
+      summary.lineLeftBare === 0 &&
       summary.refusedGroups.length === 0,
     count: summary.deleted.length,
     messages,
@@ -205,6 +209,7 @@ export function runDeleteDuplicates(ctx: RunContext, token: string, client?: MfC
     changed: summary.changed,
     archived: summary.archived,
     rowless: summary.rowless,
+    lineLeftBare: summary.lineLeftBare,
     ledgerExcluded: summary.ledgerExcluded,
     ledgerRelinked: summary.ledgerRelinked,
     refusedPlan: summary.refusedPlan,

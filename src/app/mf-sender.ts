@@ -264,10 +264,7 @@ export function mfSender(
       // MF was asked for its tag (event-lookup.ts).
       if (isEvtKey(c.key)) {
         const lookup = events.keys.has(c.key) ? events.lookup : lookUpEvents(client, [c]);
-        return (
-          lookup.before(c) ??
-          learnt(sendCsv(client, masters, sources, c, key, choice), choice)
-        );
+        return lookup.before(c) ?? learnt(sendCsv(client, masters, sources, c, key, choice), choice);
       }
       if (!isMfKey(c.key)) return { kind: 'invalid', problems: [`キー「${c.key}」の形が正しくありません。`] };
       if (lines.auth) return { kind: 'unauthorized', message: lines.auth };

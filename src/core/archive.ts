@@ -412,7 +412,10 @@ export function planArchive(
   index: ArchiveIndex,
   cutoff: string,
   limit = ARCHIVE_ROWS_PER_RUN,
-  held: { keys: ReadonlySet<string>; journals: ReadonlySet<string> } = { keys: new Set(), journals: new Set() },
+  held: { keys: ReadonlySet<string>; journals: ReadonlySet<string> } = {
+    keys: new Set(),
+    journals: new Set(),
+  },
 ): ArchivePlan {
   const perKey = new Map<string, number>();
   for (const r of table.rows) perKey.set(r.record.キー, (perKey.get(r.record.キー) ?? 0) + 1);

@@ -24,6 +24,7 @@ import {
   sameRow,
   stopsLookups,
 } from '../../src/core/archive';
+import { deletionHold } from '../../src/core/duplicates/sheet';
 import { fingerprint } from '../../src/core/fingerprint';
 import { emptyRecord } from '../../src/core/intake';
 import { csvKey, mfKey, remoteTag, tagDigits } from '../../src/core/keys';
@@ -146,6 +147,50 @@ describe('which rows move', () => {
       plan.inBoth.map((r) => r.record.キー),
       ['mf:A5'],
     );
+  });
+
+  test('a row whose journal 重複を削除 is deleting (削除中 / 不明 on 重複点検) waits for the settle', () => {
+    const rows = [
+      row({ キー: 'mf:B1', 明細ID: 'B1', MF仕訳ID: 'JB1' }),
+      row({ キー: 'mf:B2', 明細ID: 'B2', MF仕訳ID: 'JB2' }),
+      row({ キー: 'mf:B3', 明細ID: 'B3', MF仕訳ID: 'JB3' }),
+      row({ キー: 'mf:B4', 明細ID: 'B4', MF仕訳ID: 'JB4' }),
+    ];
+    const table: LedgerTable = {
+      columns: new Map(),
+      width: 0,
+      rows: rows.map((record, i) => ({ rowNumber: i + 2, record })),
+    };
+    const sheet = [
+      ['グループ', '仕訳ID', '操作', '状態', '台帳のキー'],
+      ['G-1', 'JB1', '削除', '削除中', 'mf:B1'],
+      ['G-1', 'JX9', '削除', '不明', 'mf:B2, mf:Z9'],
+      ['G-2', 'JB3', '削除', '削除済み', 'mf:B3'],
+    ];
+    const found = deletionHold(sheet);
+    assert.ok(found.hold);
+    const plan = planArchive(
+      table,
+      rows.map((r) => tagDigits(String(r.キー))),
+      emptyIndex(),
+      '2026-06-01',
+      10,
+      found.hold,
+    );
+    assert.deepEqual(
+      plan.move.map((r) => r.record.キー),
+      ['mf:B3', 'mf:B4'],
+    );
+    assert.equal(plan.held, 2);
+    // Found by journal alone too (a row whose key the claim did not name).
+    const byJournal = deletionHold([sheet[0], ['G-1', 'JB4', '削除', '削除中', '']]);
+    assert.ok(byJournal.hold?.journals.has('JB4'));
+    // No sheet, or a header row only: nothing held. Rows under a renamed header: refused, named.
+    assert.equal(deletionHold(null).hold?.keys.size, 0);
+    assert.equal(deletionHold([sheet[0]]).hold?.keys.size, 0);
+    assert.deepEqual(deletionHold([['グループ', '仕訳', '操作', '状態', '台帳のキー'], sheet[1]]).missing, [
+      '仕訳ID',
+    ]);
   });
 });
 

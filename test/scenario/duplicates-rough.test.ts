@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { editRow, records } from '../../sim/person';
+import { deleteLedgerRow, editRow, records } from '../../sim/person';
 import { ok, plantedWorld } from '../helpers/duplicate-book';
 import type { KichoWorld } from '../helpers/kicho';
 
@@ -210,6 +210,38 @@ describe('重複を削除 takes the groups from the audit, not from the sheet', 
     assert.equal(row?.状態, '');
     assert.equal(row?.操作, '削除');
     assert.match(String(row?.結果), /このグループは削除していません.*もう一度「重複点検」/);
+  });
+
+  test('a genuine twin chosen for 削除: refused, its line keeps its only journal; said on the row and in the summary', () => {
+    const { w, planted: p } = plantedWorld();
+    ok(w, 'auditDuplicates');
+    const [kept, twin] = p.twins.ids;
+    choose(w, twin, '削除');
+    const r = ok(w, 'deleteDuplicates', [dialog(w).token]);
+    assert.equal(kichoDeletes(w), 0);
+    assert.ok(exists(w, twin) && exists(w, kept));
+    assert.equal(r.ok, false);
+    assert.match(r.messages.join(' '), /削除するとその明細の仕訳がなくなるため削除していません/);
+    const row = sheetRows(w).find((x) => x.仕訳ID === twin);
+    assert.equal(row?.状態, '');
+    assert.match(String(row?.結果), /別々の本当の取引の可能性/);
+    // The line behind it still has its journal on the 台帳.
+    assert.ok(w.ledger().some((x) => x.MF仕訳ID === twin && x.状態 === '完了'));
+  });
+
+  test('a journal kicho posted whose 台帳 row a person deleted: not deleted (no row to settle), the row named as missing', () => {
+    const { w, planted: p } = plantedWorld();
+    ok(w, 'auditDuplicates');
+    choose(w, p.sameTag.copy, '削除');
+    const token = dialog(w).token;
+    deleteLedgerRow(w.emu.world, p.sameTag.key);
+    const r = ok(w, 'deleteDuplicates', [token]);
+    assert.equal(kichoDeletes(w), 0);
+    assert.ok(exists(w, p.sameTag.copy) && exists(w, p.sameTag.kept));
+    assert.equal(r.ok, false);
+    assert.match(r.messages.join(' '), /台帳に行がないため削除していません/);
+    const row = sheetRows(w).find((x) => x.仕訳ID === p.sameTag.copy);
+    assert.match(String(row?.結果), /台帳にその行がありません.*台帳を復元/);
   });
 
   test('the MF check before deleting is one listing for the groups, not a call per row', () => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { seededPick, WorkerPool } from '../../sim/gas/interleave';
 import { answerOf, postConcurrently, postToWebApp, type WebRequest } from '../../sim/gas/web-app';
+import { deleteLedgerRow } from '../../sim/person';
 import { remoteTagOf } from '../../src/core/keys';
 import { type KichoWorld, kichoWorld, records } from '../helpers/kicho';
 
@@ -345,18 +346,6 @@ describe('bad requests lose nothing and say why', () => {
   });
 });
 
-/** A person deletes the 台帳 row holding `key` (rows below move up). */
-function deleteRow(w: KichoWorld, key: string): void {
-  const s = w.emu.world.spreadsheet.sheets.find((x) => x.name === '台帳');
-  assert.ok(s);
-  let col = 0;
-  for (let c = 1; c <= s.lastColumn(); c++) if (s.value(1, c) === 'キー') col = c;
-  let i = -1;
-  for (let r = 2; r <= s.lastRow(); r++) if (s.value(r, col) === key) i = r - 1;
-  assert.ok(i > 0, `row of ${key}`);
-  s.rows.splice(i, 1);
-}
-
 describe('a posted event whose row a person deleted, sent again', () => {
   test('long after: recorded again, then found in MF by its tag before any send — one journal, 完了', () => {
     const { w, key } = shopWorld();
@@ -364,7 +353,7 @@ describe('a posted event whose row a person deleted, sent again', () => {
     approveAndPost(w, ['evt:shop:del-1']);
     assert.equal(journalsFor(w, 'evt:shop:del-1').length, 1);
     w.emu.world.clock.advance(60 * 60_000);
-    deleteRow(w, 'evt:shop:del-1');
+    deleteLedgerRow(w.emu.world, 'evt:shop:del-1');
     const again = send(w, request(key, [event('del-1')]));
     assert.equal(again.results[0].status, 'accepted');
     approveAndPost(w, ['evt:shop:del-1']);
@@ -383,7 +372,7 @@ describe('a posted event whose row a person deleted, sent again', () => {
     approveAndPost(w, ['evt:shop:del-3']);
     assert.equal(journalsFor(w, 'evt:shop:del-3')[0].transaction_date, '2026-05-28');
     w.emu.world.clock.advance(60 * 60_000);
-    deleteRow(w, 'evt:shop:del-3');
+    deleteLedgerRow(w.emu.world, 'evt:shop:del-3');
     // 台帳を復元 cannot key an event's journal again, and resets the count of sent rows.
     assert.equal(w.run('restoreLedgerFromMf').status, 'ok');
     // The sender resends it with its own date, 05-01.
@@ -399,7 +388,7 @@ describe('a posted event whose row a person deleted, sent again', () => {
     const { w, key } = shopWorld();
     send(w, request(key, [event('del-2')]));
     approveAndPost(w, ['evt:shop:del-2']);
-    deleteRow(w, 'evt:shop:del-2');
+    deleteLedgerRow(w.emu.world, 'evt:shop:del-2');
     const again = send(w, request(key, [event('del-2')]));
     assert.equal(again.results[0].status, 'accepted');
     assert.equal(again.results[0].state, '不明');

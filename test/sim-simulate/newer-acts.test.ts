@@ -17,7 +17,10 @@ describe('the newer acts on the seeds that found defects', () => {
   for (const [seed, what] of [
     [45, 'a journal whose transaction_id spells its escapes in lower case is still an archived row’s'],
     [161, 'the archive’s index deleted while 重複を削除 reads MF: nothing of an archived row is deleted'],
-    [199, 'an archive run while 重複を削除 deletes a row’s journal leaves that row on the 台帳 for the settle'],
+    [
+      199,
+      'an archive run while 重複を削除 deletes a row’s journal leaves that row on the 台帳 for the settle',
+    ],
     [19, '重複を削除 refuses a journal kicho posted whose 台帳 row a person deleted'],
   ] as const) {
     test(`seed ${seed}: ${what}`, () => {

@@ -18,6 +18,7 @@ import { LEASE_MS, STOP_SENDING_AT_MS } from '../budget';
 import type { LedgerTable, RowChange } from '../ledger';
 import { type ClockPort, type LedgerPort, type LockPort, underLock } from '../ports';
 import { transition } from '../states';
+import { PROPOSAL } from './detect';
 import { type AuditJournal, canonical, journalFacts, LedgerLinks } from './facts';
 import type { RecordedMember, RecordProblem, RecordView } from './record';
 import {
@@ -139,6 +140,8 @@ export const DELETE_MSG = {
     `仕訳 ${id} は重複点検の記録にない行のため、台帳は変えていません。台帳でこの仕訳の行を確かめてください。`,
   archived: (key: string) =>
     `この仕訳は台帳アーカイブの行（キー ${key}）が登録した仕訳のため、削除していません。削除するときは、その行を「アーカイブから戻す」で台帳に戻し、もう一度「重複点検」を実行してから確かめてください。`,
+  lineLeftBare:
+    'このグループは別々の本当の取引の可能性があり、この仕訳を削除すると、その明細の仕訳がなくなります（残す仕訳はどれも別の明細のものです）。削除していません。MF の仕訳帳で同じ取引かを確かめ、本当に二重なら、もう一度「重複点検」を実行してから選び直してください。',
   rowless:
     'この仕訳は kicho が登録したものですが、台帳にその行がありません（行が削除されたか、台帳が入れ替わっています）。削除すると台帳で確かめられなくなるため、削除していません。メニュー「記帳 > 台帳 > 台帳を復元」で行を戻してから、もう一度「重複点検」を実行してください。',
   ledgerSending: (key: string) =>
@@ -158,6 +161,8 @@ export interface DeletionSummary {
   archived: number;
   /** Journals kicho posted that no 台帳 row holds now (not deleted). */
   rowless: number;
+  /** Journals not deleted because their line would keep no journal (a possibly genuine group). */
+  lineLeftBare: number;
   stillThere: number;
   recovered: number;
   ledgerExcluded: number;
@@ -179,6 +184,7 @@ function emptySummary(): DeletionSummary {
     changed: 0,
     archived: 0,
     rowless: 0,
+    lineLeftBare: 0,
     stillThere: 0,
     recovered: 0,
     ledgerExcluded: 0,
@@ -283,6 +289,31 @@ function lookInMf(
     byId.set(cid, deleter.journal(m.id));
   }
   return { listed, byId };
+}
+
+/** The statement line behind a journal now (MF line id, or a CSV line's 台帳 key), or null. */
+function statementLineOf(j: AuditJournal, ledger: LedgerTable): string | null {
+  return journalFacts([j], new LedgerLinks(ledger.rows))[0].lineId;
+}
+
+/**
+ * A group the audit took for possibly two real payments (each journal its own line): deleting a journal
+ * whose line no kept journal shares leaves that line with no journal at all (simulation seed 978265).
+ */
+function leavesLineBare(
+  g: PlannedGroup,
+  journal: AuditJournal,
+  alive: readonly RecordedMember[],
+  view: MfView,
+  ledger: LedgerTable,
+): boolean {
+  if (!g.members.some((m) => m.proposal === PROPOSAL.genuine)) return false;
+  const line = statementLineOf(journal, ledger);
+  if (line === null) return false;
+  return !alive.some((s) => {
+    const kept = view.listed.get(canonical(s.id));
+    return kept !== undefined && statementLineOf(kept, ledger) === line;
+  });
 }
 
 /**
@@ -613,6 +644,15 @@ function claimDeletions(
           patch: { 状態: DELETE_STATE.none, 結果: DELETE_MSG.archived(holder), 更新日時: now },
         });
         summary.archived++;
+        continue;
+      }
+      if (leavesLineBare(g, journal, judged.alive.get(g.group) ?? [], view, ledger)) {
+        claims.push({
+          journalId: p.journalId,
+          rowNumber: p.rowNumber,
+          patch: { 状態: DELETE_STATE.none, 結果: DELETE_MSG.lineLeftBare, 更新日時: now },
+        });
+        summary.lineLeftBare++;
         continue;
       }
       const found = keysOf(journal, ledger, p.member.keys);
