@@ -60,6 +60,21 @@ export interface Expectations {
 
 type JournalLike = { id: string; tags: string[]; transaction_id: string | null };
 
+/**
+ * Planted groups that share a journal are one money recorded three or more times (a journal typed again
+ * twice): deleting two of three copies keeps the money (simulation seed 978344). Merged, in first-seen order.
+ */
+export function mergedGroups(planted: readonly { ids: readonly string[] }[]): { ids: string[] }[] {
+  const out: { ids: string[] }[] = [];
+  for (const g of planted) {
+    const touching = out.filter((o) => o.ids.some((id) => g.ids.includes(id)));
+    const merged = { ids: [...new Set([...touching.flatMap((o) => o.ids), ...g.ids])] };
+    for (const o of touching) out.splice(out.indexOf(o), 1);
+    out.push(merged);
+  }
+  return out;
+}
+
 /** Which line a journal is for: its statement line (by canonical id), else its kicho tag; null if neither. */
 export function journalIdentity(j: JournalLike): string | null {
   if (j.transaction_id) return `mf#${canonicalId(j.transaction_id)}`;
@@ -206,9 +221,12 @@ export function checkInvariants(
   }
   for (const id of e.lines) {
     const n = count.get(`mf:${id}`) ?? 0;
-    // A line whose journal people deleted in MF's screen is 対象外 in MF from then on: once people also
-    // deleted its row, no import lists it again (MF's decision, not a loss of kicho's).
-    if (e.newer?.mfExcludedLines.has(id) && e.marks?.deleted.has(`mf:${id}`)) continue;
+    // A line whose journal people deleted in MF's screen, or kicho deleted on their confirmation (its row
+    // then 除外), is 対象外 in MF from then on: once people also deleted its row, no import lists it again
+    // (MF's state and the person's deletion, not a loss of kicho's — simulation seed 978120).
+    const excludedInMf =
+      e.newer?.mfExcludedLines.has(canonicalId(id)) || e.newer?.kichoExcludedLines.has(canonicalId(id));
+    if (excludedInMf && e.marks?.deleted.has(`mf:${id}`)) continue;
     if (n === 0 && !rowsById.has(id))
       out.push({ kind: 'lost-line', detail: `line ${id} is not in the 台帳` });
   }
@@ -415,7 +433,7 @@ function newerViolations(
           detail: `${key} was 除外 in 台帳アーカイブ and is ${String(r.状態) || '（空）'} now`,
         });
   }
-  for (const g of newer.planted) {
+  for (const g of mergedGroups(newer.planted)) {
     const gone = g.ids.map((id) => newer.gone.get(id));
     if (gone.some((x) => x === undefined)) continue;
     const last = gone.reduce((a, b) => ((b?.at ?? 0) >= (a?.at ?? 0) ? b : a));

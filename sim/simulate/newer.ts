@@ -12,6 +12,7 @@
  * issue 25's items, fixed on their own branches.
  */
 import { ARCHIVE_INDEX_SHEET } from '../../src/core/archive';
+import { canonicalId } from '../../src/mf/ids';
 import type { World } from '../gas/world';
 import type { FakeMf } from '../mf/fake-mf';
 import { mulberry32 } from '../mf/random';
@@ -143,8 +144,16 @@ export function newerPlan(
 export interface NewerMarks {
   /** Journals people deleted in MF's screen (kicho did not), and when. */
   mfDeleted: Map<string, number>;
-  /** Statement lines of those journals: MF lists them 対象外 from then on (no import brings them back). */
+  /** Statement lines of those journals (canonical ids): MF lists them 対象外 from then on (no import brings them back). */
   mfExcludedLines: Set<string>;
+  /**
+   * Statement lines whose journal kicho deleted on a person's confirmation (重複を削除): MF lists them 対象外
+   * from then on too (DELETE /journals, [O S3]); their row became 除外. Once people delete that row, no
+   * import brings the line back — the person's deletion of a decided row, not a loss of kicho's.
+   */
+  kichoExcludedLines: Set<string>;
+  /** The statement line of each journal seen in MF (a deleted journal's line is known only from before). */
+  lineOfJournal: Map<string, string>;
   /** Groups people made in MF: a journal kicho posted and its copy typed by hand. */
   planted: { ids: string[] }[];
   /** 通帳残高 people typed, by 口座 and 月末: the value the cell took. */
@@ -161,6 +170,8 @@ export function newNewerMarks(): NewerMarks {
   return {
     mfDeleted: new Map(),
     mfExcludedLines: new Set(),
+    kichoExcludedLines: new Set(),
+    lineOfJournal: new Map(),
     planted: [],
     balances: new Map(),
     archivedExcluded: new Set(),
@@ -271,7 +282,7 @@ export function newerAct(
       const target = kept[a.pick % kept.length];
       const line = mf.journals().find((x) => x.id === target)?.transaction_id;
       if (!mf.deleteJournalByHand(target)) return null;
-      if (line) track.mfExcludedLines.add(line);
+      if (line) track.mfExcludedLines.add(canonicalId(line));
       track.mfDeleted.set(target, world.clock.now());
       return `MF: kept journal ${target} deleted in MF's screen`;
     }
@@ -371,11 +382,17 @@ export function dialogToken(html: string | undefined): string | null {
 export function noteNewer(
   track: NewerMarks,
   archived: readonly Record<string, unknown>[],
-  journals: readonly { id: string }[],
+  journals: readonly { id: string; transaction_id?: string | null }[],
   kichoDeleted: ReadonlyMap<string, number>,
   now: number,
 ): void {
   track.kichoDeleted = kichoDeleted;
+  for (const j of journals)
+    if (j.transaction_id) track.lineOfJournal.set(j.id, canonicalId(j.transaction_id));
+  for (const id of kichoDeleted.keys()) {
+    const line = track.lineOfJournal.get(id);
+    if (line) track.kichoExcludedLines.add(line);
+  }
   for (const r of archived) if (r.状態 === '除外') track.archivedExcluded.add(String(r.キー));
   const live = new Set(journals.map((j) => j.id));
   for (const g of track.planted) {

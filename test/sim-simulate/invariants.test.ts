@@ -125,6 +125,48 @@ describe('issue 25: the newer sheets', () => {
         'group-lost',
       ),
     );
+    // One journal typed again twice: two planted pairs are one money; deleting two of three keeps it.
+    const thrice = newNewerMarks();
+    thrice.planted.push({ ids: ['k', 'h1'] }, { ids: ['k', 'h2'] });
+    noteNewer(
+      thrice,
+      [],
+      [{ id: 'h2' }],
+      new Map([
+        ['k', 200],
+        ['h1', 210],
+      ]),
+      400,
+    );
+    const h2 = [{ id: 'h2', tags: [], transaction_id: null }];
+    assert.ok(!kinds(w.emu.world, h2, { newer: thrice }).includes('group-lost'));
+    noteNewer(
+      thrice,
+      [],
+      [],
+      new Map([
+        ['k', 200],
+        ['h1', 210],
+        ['h2', 220],
+      ]),
+      500,
+    );
+    assert.ok(kinds(w.emu.world, [], { newer: thrice }).includes('group-lost'));
+  });
+
+  test('a line whose journal kicho deleted on confirmation is not lost once people deleted its row (MF lists it 対象外)', () => {
+    const w = kichoWorld();
+    const newer = newNewerMarks();
+    noteNewer(newer, [], [{ id: 'J1', transaction_id: 'L1' }], new Map(), 100);
+    noteNewer(newer, [], [], new Map([['J1', 150]]), 200);
+    const marks = newMarks();
+    const lines = new Set(['L1']);
+    assert.ok(
+      kinds(w.emu.world, [], { newer, lines, marks }).includes('lost-line'),
+      'row not deleted by people',
+    );
+    marks.deleted.add('mf:L1');
+    assert.ok(!kinds(w.emu.world, [], { newer, lines, marks }).includes('lost-line'));
   });
 
   test('a typed 通帳残高: kept as typed, or as the same amount; erased otherwise; found under a renamed header', () => {
