@@ -111,7 +111,7 @@ export const DIFFERENCES = {
   'visibility-lag': {
     kind: 'behaviour',
     summary:
-      'A new journal can stay out of GET /journals after its 201: for some listing calls (the visibility-lag fault), or for some time (listingLagMs, while its line still lists as none).',
+      'A new journal can stay out of GET /journals after its 201: for some listing calls (the visibility-lag fault, at most visibilityLagMaxMs), or for some time (listingLagMs, while its line still lists as none).',
     evidence: '[I] unverified (mf-api.md §10, §15)',
   },
   'tags-dropped': {

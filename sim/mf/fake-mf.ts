@@ -79,6 +79,11 @@ export interface FakeMfOptions {
   oauthClients?: Record<string, OAuthClient>;
   /** App name MF appends to memo for OAuth-created journals. */
   appName?: string;
+  /**
+   * The longest a visibility-lag fault keeps a new journal out of GET /journals, in virtual ms, however
+   * few listings came since (default: no limit — hidden until its listing calls are spent).
+   */
+  visibilityLagMaxMs?: number;
   /** Listing calls (GET /journals) every new journal stays invisible for (default 0). */
   journalVisibilityLag?: number;
   /**
@@ -194,6 +199,7 @@ export class FakeMf {
   private readonly faults = new FaultInjector();
   private readonly rateLimit: RateLimit | undefined;
   private readonly limiter = new RateLimiter();
+  private readonly visibilityLagMaxMs: number;
   private store!: MfStore;
   private auth!: AuthServer;
   private seq = 0;
@@ -201,6 +207,7 @@ export class FakeMf {
   constructor(options: FakeMfOptions = {}) {
     this.now = options.now ?? Date.now;
     this.seed = options.seed ?? 1;
+    this.visibilityLagMaxMs = options.visibilityLagMaxMs ?? Number.POSITIVE_INFINITY;
     this.dataset =
       options.dataset ??
       cachedDataset(this.seed, options.lineCount, options.receivables, options.lastFiscalYear);
@@ -290,7 +297,7 @@ export class FakeMf {
     for (const store of this.stores.values()) {
       const created = store.createdInRequest;
       if (lag && created.length > 0) {
-        for (const id of created) store.hideFromListings(id, lag.lagReads);
+        for (const id of created) store.hideFromListings(id, lag.lagReads, time + this.visibilityLagMaxMs);
         lag.consume();
       }
     }

@@ -30,6 +30,8 @@ export class MfStore {
   private readonly journalsById = new Map<string, JournalRecord>();
   /** Journal id → listing calls it stays hidden from (simulates "created, not yet visible"). */
   private readonly hiddenReads = new Map<string, number>();
+  /** Journal id → the virtual time the visibility-lag fault stops hiding it however few listings came. */
+  private readonly hiddenUntil = new Map<string, number>();
   /** Ids of journals created while handling the current request (for the visibility-lag fault). */
   createdInRequest: string[] = [];
   /** Journal id → the virtual time it first shows in listings (the listingLagMs switch). */
@@ -156,6 +158,7 @@ export class MfStore {
   removeJournal(id: string): void {
     this.journalsById.delete(id);
     this.hiddenReads.delete(id);
+    this.hiddenUntil.delete(id);
     this.listedFrom.delete(id);
   }
 
@@ -172,6 +175,11 @@ export class MfStore {
   isListedAt(id: string, now: number): boolean {
     const from = this.listedFrom.get(id);
     if (from !== undefined && from > now) return false;
+    const until = this.hiddenUntil.get(id);
+    if (until !== undefined && until <= now) {
+      this.hiddenReads.delete(id);
+      this.hiddenUntil.delete(id);
+    }
     return this.isListed(id);
   }
 
@@ -181,8 +189,10 @@ export class MfStore {
     return from !== undefined && from > now ? 'none' : tx.journalizing_status;
   }
 
-  hideFromListings(id: string, listingCalls: number): void {
+  /** The visibility-lag fault: hidden for `listingCalls` listings, and never past `until` (virtual ms). */
+  hideFromListings(id: string, listingCalls: number, until = Number.POSITIVE_INFINITY): void {
     this.hiddenReads.set(id, Math.max(this.hiddenReads.get(id) ?? 0, listingCalls));
+    if (Number.isFinite(until)) this.hiddenUntil.set(id, Math.max(this.hiddenUntil.get(id) ?? 0, until));
   }
 
   isListed(id: string): boolean {
@@ -192,8 +202,10 @@ export class MfStore {
   /** Called after each successful GET /journals: hidden journals come one listing closer to showing. */
   countListing(): void {
     for (const [id, remaining] of this.hiddenReads) {
-      if (remaining <= 1) this.hiddenReads.delete(id);
-      else this.hiddenReads.set(id, remaining - 1);
+      if (remaining <= 1) {
+        this.hiddenReads.delete(id);
+        this.hiddenUntil.delete(id);
+      } else this.hiddenReads.set(id, remaining - 1);
     }
   }
 

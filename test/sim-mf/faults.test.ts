@@ -181,6 +181,18 @@ describe('visibility lag', () => {
     assert.equal(listing(s, `transaction_ids=${line.id}`).length, 1);
   });
 
+  test('visibilityLagMaxMs ends the hiding in time, however few listings came (a lag is a span of time)', () => {
+    const s = setup({ visibilityLagMaxMs: 15 * 60_000 });
+    s.mf.injectFault({ kind: 'visibility-lag', lagReads: 4, match: { path: JOURNALIZE } });
+    const { reply } = journalizeOnce(s);
+    const id = reply.json.journal.id;
+    assert.ok(!listing(s, '').some((j) => j.id === id), 'hidden at first');
+    s.clock.now += 15 * 60_000 - 1;
+    assert.ok(!listing(s, '').some((j) => j.id === id), 'still hidden just before the limit');
+    s.clock.now += 1;
+    assert.ok(listing(s, '').some((j) => j.id === id), 'listed once the limit passed, two listings early');
+  });
+
   test('the fault waits for a request that actually creates a journal', () => {
     const s = setup();
     s.mf.injectFault({ kind: 'visibility-lag' });
