@@ -13,6 +13,21 @@ export function activeBook(): GoogleAppsScript.Spreadsheet.Spreadsheet {
   return SpreadsheetApp.getActiveSpreadsheet();
 }
 
+/** Applies every pending sheet write now (Apps Script otherwise batches them until the execution ends). */
+export function flush(): void {
+  SpreadsheetApp.flush();
+}
+
+/** A builder for one conditional-format rule (the caller says what it matches and how it looks). */
+export function newConditionalFormatRule(): GoogleAppsScript.Spreadsheet.ConditionalFormatRuleBuilder {
+  return SpreadsheetApp.newConditionalFormatRule();
+}
+
+/** A builder for one data-validation rule. */
+export function newDataValidation(): GoogleAppsScript.Spreadsheet.DataValidationBuilder {
+  return SpreadsheetApp.newDataValidation();
+}
+
 /** Returns the sheet, creating it (at the end) when missing. */
 export function ensureSheet(name: string): { sheet: Sheet; created: boolean } {
   const book = activeBook();
