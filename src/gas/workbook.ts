@@ -28,6 +28,14 @@ export function newDataValidation(): GoogleAppsScript.Spreadsheet.DataValidation
   return SpreadsheetApp.newDataValidation();
 }
 
+/** The kind of protection that covers a range (not a whole sheet). */
+export function rangeProtectionType(): GoogleAppsScript.Spreadsheet.ProtectionType {
+  return SpreadsheetApp.ProtectionType.RANGE;
+}
+
+/** The builders src/ui's formatters take (src/ui imports only the core, so src/app hands these in). */
+export const FORMAT_BUILDERS = { newConditionalFormatRule, newDataValidation, rangeProtectionType };
+
 /** Returns the sheet, creating it (at the end) when missing. */
 export function ensureSheet(name: string): { sheet: Sheet; created: boolean } {
   const book = activeBook();
