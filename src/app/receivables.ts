@@ -22,6 +22,7 @@ import { mfClient } from '../gas/mf-connection';
 import { writeMasters } from '../gas/settings-sheet';
 import {
   appendHeaders,
+  columnChartType,
   ensureSheet,
   formatHeaderRow,
   newConditionalFormatRule,
@@ -172,7 +173,7 @@ function drawAgingChart(
   const first = title + 3;
   const chart = sheet
     .newChart()
-    .setChartType(Charts.ChartType.COLUMN)
+    .setChartType(columnChartType())
     .addRange(sheet.getRange(first, bucket + 1, AGING_BUCKETS.length, 1))
     .addRange(sheet.getRange(first, balance + 1, AGING_BUCKETS.length, 1))
     .setPosition(2, header.length + 2, 0, 0)

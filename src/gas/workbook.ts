@@ -33,6 +33,11 @@ export function rangeProtectionType(): GoogleAppsScript.Spreadsheet.ProtectionTy
   return SpreadsheetApp.ProtectionType.RANGE;
 }
 
+/** The column chart type, for a sheet's chart builder. */
+export function columnChartType(): GoogleAppsScript.Charts.ChartType {
+  return Charts.ChartType.COLUMN;
+}
+
 /** The builders src/ui's formatters take (src/ui imports only the core, so src/app hands these in). */
 export const FORMAT_BUILDERS = { newConditionalFormatRule, newDataValidation, rangeProtectionType };
 
