@@ -27,6 +27,7 @@ import {
 } from '../gas/archive-sheet';
 import { confirmByTyping } from '../gas/dialog';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
+import { activeBook } from '../gas/workbook';
 import type { RunResult } from './run';
 
 /** A run's refusal when the index cannot be trusted for lookups, or null (no-archive does not stop one). */
@@ -126,7 +127,7 @@ function repairLocked(
  * the archive, which must stay present), written in one write and mirrored; the run mark is cleared.
  */
 function rebuild(checked: CheckedIndex): { messages: string[]; failed: boolean } {
-  const archive = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(ARCHIVE_SHEET);
+  const archive = activeBook().getSheetByName(ARCHIVE_SHEET);
   const grid = archive ? readGrid(archive) : [];
   const rows = parseLedger(grid).rows;
   const dataRows = Math.max(0, grid.length - 1);

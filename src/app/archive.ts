@@ -63,7 +63,7 @@ import { today } from '../gas/clock';
 import { ledgerSheet } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { lastLedgerRows, recordLedgerRows } from '../gas/run-state';
-import { readSheetValues } from '../gas/workbook';
+import { activeBook, readSheetValues } from '../gas/workbook';
 import { type DoneCounts, doneCountsWithArchive, settleDoubleCounted, watchDoneRows } from './done-rows';
 import { preflight, settingsFor } from './preflight';
 import { type RunContext, type RunResult, runEntry } from './run';
@@ -451,8 +451,8 @@ export function bringBackFromArchive(e?: unknown) {
 
 /** ヘルプ's link: opens 台帳アーカイブ (or says there is none yet). */
 export function showArchive(): string {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(ARCHIVE_SHEET);
+  const sheet = activeBook().getSheetByName(ARCHIVE_SHEET);
   if (!sheet) return ARCHIVE_MSG.noArchive;
-  SpreadsheetApp.getActiveSpreadsheet().setActiveSheet(sheet);
+  activeBook().setActiveSheet(sheet);
   return `シート「${ARCHIVE_SHEET}」を開きました（${archivedRows()} 行）。`;
 }

@@ -1,6 +1,7 @@
 /** authCallback(request): where MF's OAuth consent returns (the OAuth2 library's /usercallback). */
 import { decideOffice, describeOffice, OFFICE_MSG } from '../core/office';
 import { redactSecrets } from '../core/redact';
+import { htmlTemplate } from '../gas/dialog';
 import {
   connectedOffice,
   copiedConnection,
@@ -15,7 +16,7 @@ import { ownerMismatch, recordConnector } from './oauth-owner';
 import { appendRunLog } from './run-log';
 
 function page(ok: boolean, title: string, message: string, next: string): GoogleAppsScript.HTML.HtmlOutput {
-  const template = HtmlService.createTemplateFromFile('auth-result');
+  const template = htmlTemplate('auth-result');
   template.ok = ok;
   template.title = title;
   template.message = message;

@@ -4,6 +4,7 @@
  */
 import { SHEET } from '../core/schema';
 import { setCells, toCell } from '../gas/cells';
+import { spreadsheetUi } from '../gas/dialog';
 import { readSettingRows, readSettings } from '../gas/settings-sheet';
 import { appendRecords, ensureSheet } from '../gas/workbook';
 import { appendRunLog } from './run-log';
@@ -19,7 +20,7 @@ function setAutoRun(on: boolean): void {
 }
 
 export function openAutoRun(): void {
-  const ui = SpreadsheetApp.getUi();
+  const ui = spreadsheetUi();
   const { settings } = readSettings();
   const now = settings.autoRun ? 'オン' : 'オフ';
   const next = !settings.autoRun;

@@ -7,6 +7,7 @@
 import { BACKUP_PREFIX } from '../core/ledger-shape';
 import { SHEET } from '../core/schema';
 import { SETTING_NEEDS } from '../core/settings';
+import { nowInZone } from '../gas/clock';
 import { ledgerSheet } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
 import { activeBook } from '../gas/workbook';
@@ -24,7 +25,7 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 const cells = (s: Sheet) => s.getMaxRows() * s.getMaxColumns();
 
 function tokyoDate(): string {
-  return Utilities.formatDate(new Date(), 'Asia/Tokyo', 'yyyy-MM-dd');
+  return nowInZone('Asia/Tokyo', 'yyyy-MM-dd');
 }
 
 export function runBackup(): RunResult {

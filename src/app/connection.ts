@@ -5,6 +5,7 @@
  */
 import { decideOffice, describeOffice, OFFICE_MSG, type OfficeRef } from '../core/office';
 import { redactSecrets } from '../core/redact';
+import { htmlTemplate, spreadsheetUi } from '../gas/dialog';
 import {
   apiKeyAuth,
   connectedOffice,
@@ -16,7 +17,8 @@ import {
   recordLedgerOffice,
 } from '../gas/mf-connection';
 import { CLIENT_AUTH_METHODS, type ClientAuthMethod, clientAuthMethod, mfOAuthService } from '../gas/oauth';
-import { PROPERTY, property } from '../gas/properties';
+import { scriptId } from '../gas/platform';
+import { PROPERTY, property, scriptProperties, userProperties } from '../gas/properties';
 import { currentUserEmail } from '../gas/session';
 import { DEFAULT_TOKEN_CACHE_KEY } from '../mf/auth';
 import { MfOfficeCodeError } from '../mf/errors';
@@ -81,7 +83,7 @@ function mismatchOf(connected: OfficeRef): ConnectionStatus['officeMismatch'] {
 }
 
 function redirectUri(): string {
-  return `https://script.google.com/macros/d/${ScriptApp.getScriptId()}/usercallback`;
+  return `https://script.google.com/macros/d/${scriptId()}/usercallback`;
 }
 
 function errorText(e: unknown, known: string[] = []): string {
@@ -177,7 +179,7 @@ export function connectWithApiKey(
   }
   const moved = placeLedger(office, confirmMove === true);
   if (!moved.ok) return moved;
-  const props = PropertiesService.getScriptProperties();
+  const props = scriptProperties();
   props.setProperties({ [PROPERTY.apiKey]: key, [PROPERTY.officeCode]: code });
   props.deleteProperty(DEFAULT_TOKEN_CACHE_KEY);
   appendRunLog({
@@ -271,7 +273,7 @@ export function saveOAuthClient(
       message: 'クライアント認証方式は client_secret_basic か client_secret_post を選んでください。',
     };
   }
-  const props = PropertiesService.getScriptProperties();
+  const props = scriptProperties();
   props.setProperties({
     [PROPERTY.clientId]: id,
     [PROPERTY.clientSecret]: secret,
@@ -297,7 +299,7 @@ export function disconnectMf(): ConnectResult {
   } catch (_e) {
     // No OAuth client saved: nothing to reset.
   }
-  const props = PropertiesService.getScriptProperties();
+  const props = scriptProperties();
   for (const name of [
     PROPERTY.apiKey,
     PROPERTY.officeCode,
@@ -311,7 +313,7 @@ export function disconnectMf(): ConnectResult {
   // The 台帳 still belongs to its office; the next connection to another one may move it, confirmed.
   const recorded = ledgerOffice();
   if (recorded) recordLedgerOffice({ ...recorded, released: true });
-  const user = PropertiesService.getUserProperties();
+  const user = userProperties();
   for (const name of [PROPERTY.apiKey, PROPERTY.officeCode, PROPERTY.clientId, PROPERTY.clientSecret]) {
     user.deleteProperty(name);
   }
@@ -327,13 +329,13 @@ export function disconnectMf(): ConnectResult {
 
 /** Menu 「MFに接続」: the connection sidebar. */
 export function openConnection(): void {
-  const html = HtmlService.createTemplateFromFile('connect').evaluate().setTitle('MFに接続');
-  SpreadsheetApp.getUi().showSidebar(html);
+  const html = htmlTemplate('connect').evaluate().setTitle('MFに接続');
+  spreadsheetUi().showSidebar(html);
 }
 
 /** Menu 「接続を解除」: asks first, since posting stops until someone connects again. */
 export function confirmDisconnect(): void {
-  const ui = SpreadsheetApp.getUi();
+  const ui = spreadsheetUi();
   const answer = ui.alert(
     '接続を解除',
     'MFのAPIキー・トークンを削除します。もう一度接続するまで、取込・登録・照合は止まります。よろしいですか？',

@@ -12,6 +12,7 @@ import { isEvtKey } from '../core/events';
 import { isCsvKey } from '../core/keys';
 import type { LedgerRecord, LedgerTable, RowChange } from '../core/ledger';
 import { archivedCounts } from '../gas/archive-sheet';
+import { scriptProperties } from '../gas/properties';
 
 const DONE_ROWS = 'KICHO_DONE_ROWS';
 
@@ -68,7 +69,7 @@ export function settleDoubleCounted(now: DoneCounts, doubled: DoneCounts): void 
 /** The mark: sent rows counted so far, by kind (null before the first count). */
 export function lastDoneRows(): DoneCounts | null {
   try {
-    const v = JSON.parse(PropertiesService.getScriptProperties().getProperty(DONE_ROWS) ?? 'null');
+    const v = JSON.parse(scriptProperties().getProperty(DONE_ROWS) ?? 'null');
     return v && typeof v.mf === 'number' && typeof v.csv === 'number' ? { mf: v.mf, csv: v.csv } : null;
   } catch (_e) {
     return null;
@@ -76,7 +77,7 @@ export function lastDoneRows(): DoneCounts | null {
 }
 
 function store(c: DoneCounts): void {
-  PropertiesService.getScriptProperties().setProperty(
+  scriptProperties().setProperty(
     DONE_ROWS,
     JSON.stringify({ mf: Math.max(0, c.mf), csv: Math.max(0, c.csv) }),
   );
@@ -93,13 +94,13 @@ const TAGGED_GONE = 'KICHO_TAGGED_GONE';
  * once set: 台帳を復元 lowers the mark but cannot bring these rows back, and an event may come back any day.
  */
 export function taggedRowsWentMissing(): boolean {
-  return PropertiesService.getScriptProperties().getProperty(TAGGED_GONE) !== null;
+  return scriptProperties().getProperty(TAGGED_GONE) !== null;
 }
 
 /** Records that sent CSV or event rows are gone (`last` the mark, `now` what the 台帳 holds). */
 export function noteTaggedGone(last: DoneCounts | null, now: DoneCounts): void {
   if (!last || last.csv <= now.csv) return;
-  const props = PropertiesService.getScriptProperties();
+  const props = scriptProperties();
   if (props.getProperty(TAGGED_GONE) === null) props.setProperty(TAGGED_GONE, new Date().toISOString());
 }
 

@@ -16,6 +16,7 @@ import { selfTestWarnings } from '../core/self-test';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
 import { archivedRows, readIndexForLookup } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
+import { htmlTemplate, spreadsheetUi } from '../gas/dialog';
 import { readLedger } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
 import { connectionMode, mfClient, officeRefusal } from '../gas/mf-connection';
@@ -147,7 +148,7 @@ const PREVIEW_ROWS = 100;
 
 function showDialog(plan: DryRunPlan, problems: string[], rules: readonly RuleFinding[]): void {
   const send = plan.lines.filter((l) => l.category === '送信予定');
-  const template = HtmlService.createTemplateFromFile('dry-run');
+  const template = htmlTemplate('dry-run');
   template.plan = scriptJson({
     counts: plan.counts,
     warnings: plan.warnings,
@@ -161,7 +162,7 @@ function showDialog(plan: DryRunPlan, problems: string[], rules: readonly RuleFi
     token: plan.token,
     rules: rules.map((f) => ({ row: f.rowNumber, keyword: f.keyword, message: f.message })),
   });
-  SpreadsheetApp.getUi().showModalDialog(template.evaluate().setWidth(640).setHeight(600), 'ドライラン');
+  spreadsheetUi().showModalDialog(template.evaluate().setWidth(640).setHeight(600), 'ドライラン');
 }
 
 export function runDryRun(ctx: RunContext): RunResult {

@@ -21,6 +21,7 @@ import { SHEET } from '../core/schema';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
 import { readArchiveIndex } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
+import { htmlTemplate, spreadsheetUi } from '../gas/dialog';
 import { readAuditRecord, writeAuditRecord } from '../gas/duplicate-record';
 import {
   duplicateSheet,
@@ -182,8 +183,8 @@ export function auditDuplicates(e?: unknown) {
 
 /** Menu 「重複点検」: a dialog to choose the period (the import window by default). */
 export function openDuplicateAudit(): void {
-  const html = HtmlService.createTemplateFromFile('duplicate-audit').evaluate().setWidth(560).setHeight(460);
-  SpreadsheetApp.getUi().showModalDialog(html, '重複点検');
+  const html = htmlTemplate('duplicate-audit').evaluate().setWidth(560).setHeight(460);
+  spreadsheetUi().showModalDialog(html, '重複点検');
 }
 
 export function duplicateAuditInit(): AuditPeriod & { days: number } {

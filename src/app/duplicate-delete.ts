@@ -21,7 +21,8 @@ import { HttpNotSentError } from '../core/ports';
 import { SHEET } from '../core/schema';
 import { sha256Hex } from '../core/sha256';
 import { archivedJournalHolders, readIndexForLookup } from '../gas/archive-sheet';
-import { scriptClock } from '../gas/clock';
+import { nowInScriptZone, scriptClock } from '../gas/clock';
+import { htmlTemplate, spreadsheetUi } from '../gas/dialog';
 import { readAuditRecord } from '../gas/duplicate-record';
 import { duplicateSheetPort, readDuplicateTable } from '../gas/duplicate-sheet';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
@@ -64,7 +65,7 @@ function digest(text: string): string {
 }
 
 function stampNow(): string {
-  return Utilities.formatDate(new Date(), Session.getScriptTimeZone(), 'yyyy-MM-dd HH:mm');
+  return nowInScriptZone('yyyy-MM-dd HH:mm');
 }
 
 function deleterOf(client: MfClient): DeleterPort {
@@ -288,7 +289,7 @@ function scriptJson(value: unknown): string {
 
 /** Menu 「重複を削除」: the confirmation dialog. */
 export function openDuplicateDeletion(): void {
-  const template = HtmlService.createTemplateFromFile('duplicate-delete');
+  const template = htmlTemplate('duplicate-delete');
   template.plan = scriptJson(deletionDialogData());
-  SpreadsheetApp.getUi().showModalDialog(template.evaluate().setWidth(720).setHeight(560), '重複を削除');
+  spreadsheetUi().showModalDialog(template.evaluate().setWidth(720).setHeight(560), '重複を削除');
 }

@@ -8,6 +8,7 @@ import {
   type RememberedEvent,
   rememberEvents,
 } from '../core/event-memory';
+import { scriptProperties } from '../gas/properties';
 
 const PREFIX = 'KICHO_EVENT_CONTENT';
 
@@ -17,7 +18,7 @@ export interface EventMemory {
 }
 
 export function readEventMemory(): EventMemory {
-  const all = PropertiesService.getScriptProperties().getProperties();
+  const all = scriptProperties().getProperties();
   const names = Object.keys(all)
     .filter((k) => k === PREFIX || k.startsWith(`${PREFIX}_`))
     .sort();
@@ -27,7 +28,7 @@ export function readEventMemory(): EventMemory {
 /** Remembers each key's digest (before the rows are written: a kill after it leaves nothing wrong). */
 export function writeEventMemory(memory: EventMemory, digests: ReadonlyMap<string, string>): void {
   if (digests.size === 0) return;
-  const props = PropertiesService.getScriptProperties();
+  const props = scriptProperties();
   const values = formatEventMemory(rememberEvents(memory.entries, digests));
   const next: Record<string, string> = {};
   values.forEach((v, i) => {

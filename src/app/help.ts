@@ -1,6 +1,7 @@
 import { ARCHIVE_SETTING, ARCHIVE_SHEET } from '../core/archive';
 import { dailyPlan, measuredCost, PLANNING_KIND, WORKSPACE_NOTE } from '../core/quota';
 import { archivedRows } from '../gas/archive-sheet';
+import { htmlTemplate, spreadsheetUi } from '../gas/dialog';
 import { readSettings } from '../gas/settings-sheet';
 import { readUsage } from '../gas/usage';
 
@@ -26,9 +27,9 @@ export function archiveHelpText(): string {
 
 /** Menu 「ヘルプ」: the daily steps, what each 状態 means, and what to do when something stops. */
 export function openHelp(): void {
-  const template = HtmlService.createTemplateFromFile('help');
+  const template = htmlTemplate('help');
   template.quotaText = currentPlanText();
   template.archiveText = archiveHelpText();
   const html = template.evaluate().setWidth(560).setHeight(620);
-  SpreadsheetApp.getUi().showModalDialog(html, 'ヘルプ');
+  spreadsheetUi().showModalDialog(html, 'ヘルプ');
 }

@@ -36,6 +36,7 @@ import { importBlockedBy } from '../core/self-test';
 import { readIndexForLookup } from '../gas/archive-sheet';
 import { today } from '../gas/clock';
 import { decodeCsvBase64 } from '../gas/csv-file';
+import { htmlTemplate, spreadsheetUi } from '../gas/dialog';
 import { appendLedgerRecords, readLedger, restoreKeys } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
@@ -281,8 +282,8 @@ export function importCsv(text: string, sourceName: string, layout?: unknown) {
 
 /** Menu 「CSVを取り込む」. */
 export function openCsvImport(): void {
-  const html = HtmlService.createTemplateFromFile('csv-import').evaluate().setWidth(760).setHeight(600);
-  SpreadsheetApp.getUi().showModalDialog(html, 'CSVを取り込む');
+  const html = htmlTemplate('csv-import').evaluate().setWidth(760).setHeight(600);
+  spreadsheetUi().showModalDialog(html, 'CSVを取り込む');
 }
 
 /** What the dialog needs to start: the sources already listed and the layout presets. */

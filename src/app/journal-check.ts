@@ -33,21 +33,23 @@ import {
   type LedgerTable,
   type RowChange,
 } from '../core/ledger';
+import { nowInScriptZone } from '../gas/clock';
 import { readAuditRecord } from '../gas/duplicate-record';
 import { readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { connectionMode, mfClient, officeRefusal } from '../gas/mf-connection';
+import { scriptProperties } from '../gas/properties';
 import type { MfClient } from '../mf/client';
 import { noteCompleted } from './done-rows';
 import { refreshReviewSheet } from './review-sheet';
 import type { RunResult } from './run';
 
 function readMarks(): CheckMarks {
-  return parseMarks(PropertiesService.getScriptProperties().getProperty(JOURNAL_CHECK_PROPERTY));
+  return parseMarks(scriptProperties().getProperty(JOURNAL_CHECK_PROPERTY));
 }
 
 function storeMarks(marks: CheckMarks): void {
-  PropertiesService.getScriptProperties().setProperty(JOURNAL_CHECK_PROPERTY, JSON.stringify(marks));
+  scriptProperties().setProperty(JOURNAL_CHECK_PROPERTY, JSON.stringify(marks));
 }
 
 /** Whether the scheduled runs' daily check is due (never done, or a day ago). */
@@ -65,7 +67,7 @@ function duplicateRows(): (record: LedgerRecord) => boolean {
 }
 
 function stampNow(): string {
-  return Utilities.formatDate(new Date(), Session.getScriptTimeZone(), 'yyyy-MM-dd HH:mm');
+  return nowInScriptZone('yyyy-MM-dd HH:mm');
 }
 
 export interface JournalCheckOptions {

@@ -2,7 +2,7 @@
  * The settings dialog's 国税庁アプリケーションID (登録番号の照会, issue 27): saved to script properties as a
  * secret (NTA_API_KEY: its name marks it for redaction), never shown back, removable.
  */
-import { PROPERTY, property } from '../gas/properties';
+import { PROPERTY, property, scriptProperties, userProperties } from '../gas/properties';
 import { appendRunLog } from './run-log';
 
 export interface NtaKeyState {
@@ -29,7 +29,7 @@ export function saveNtaKey(key: unknown): NtaKeyState {
         'アプリケーションIDの形が正しくありません（空白を含まない英数字の1行です）。保存していません。',
       saved,
     };
-  PropertiesService.getScriptProperties().setProperty(PROPERTY.ntaApiKey, text);
+  scriptProperties().setProperty(PROPERTY.ntaApiKey, text);
   appendRunLog({
     action: 'アプリケーションIDの保存',
     fromTrigger: false,
@@ -47,8 +47,8 @@ export function saveNtaKey(key: unknown): NtaKeyState {
 
 /** google.script.run: removes the ID from script and user properties. */
 export function removeNtaKey(): NtaKeyState {
-  PropertiesService.getScriptProperties().deleteProperty(PROPERTY.ntaApiKey);
-  PropertiesService.getUserProperties().deleteProperty(PROPERTY.ntaApiKey);
+  scriptProperties().deleteProperty(PROPERTY.ntaApiKey);
+  userProperties().deleteProperty(PROPERTY.ntaApiKey);
   appendRunLog({
     action: 'アプリケーションIDの削除',
     fromTrigger: false,

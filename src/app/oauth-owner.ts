@@ -5,6 +5,7 @@
  */
 import { connectionMode } from '../gas/mf-connection';
 import { mfOAuthService } from '../gas/oauth';
+import { scriptProperties } from '../gas/properties';
 import { currentUserEmail } from '../gas/session';
 
 export const CONNECTED_BY = 'KICHO_MF_CONNECTED_BY';
@@ -13,15 +14,15 @@ const TRIGGER_OWNER = 'KICHO_TRIGGER_OWNER';
 /** Called when an OAuth consent succeeded. */
 export function recordConnector(): void {
   const who = currentUserEmail();
-  if (who) PropertiesService.getScriptProperties().setProperty(CONNECTED_BY, who);
+  if (who) scriptProperties().setProperty(CONNECTED_BY, who);
 }
 
 export function connector(): string {
-  return PropertiesService.getScriptProperties().getProperty(CONNECTED_BY) ?? '';
+  return scriptProperties().getProperty(CONNECTED_BY) ?? '';
 }
 
 export function triggerOwner(): string {
-  return PropertiesService.getScriptProperties().getProperty(TRIGGER_OWNER) ?? '';
+  return scriptProperties().getProperty(TRIGGER_OWNER) ?? '';
 }
 
 function hasOwnToken(): boolean {

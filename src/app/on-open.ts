@@ -1,6 +1,7 @@
+import { spreadsheetUi } from '../gas/dialog';
 import { addMenu } from '../ui/menu';
 
 /** Simple trigger: only adds the menu (no authorised services, 30-second limit). */
 export function onOpen(_e?: GoogleAppsScript.Events.SheetsOnOpen): void {
-  addMenu(SpreadsheetApp.getUi());
+  addMenu(spreadsheetUi());
 }

@@ -4,6 +4,7 @@
  */
 import { JOURNAL_CHECK_MSG } from '../core/journal-check';
 import { SHEET } from '../core/schema';
+import { spreadsheetUi } from '../gas/dialog';
 import { connectionMode } from '../gas/mf-connection';
 import { readSettings } from '../gas/settings-sheet';
 import { toast } from '../gas/toast';
@@ -16,11 +17,7 @@ import { refreshReview } from './review-sheet';
 export function openReview(): void {
   const refused = preflight(SHEET.ledger);
   if (refused) {
-    SpreadsheetApp.getUi().alert(
-      '要確認を開く（失敗）',
-      refused.messages.join('\n'),
-      SpreadsheetApp.getUi().ButtonSet.OK,
-    );
+    spreadsheetUi().alert('要確認を開く（失敗）', refused.messages.join('\n'), spreadsheetUi().ButtonSet.OK);
     return;
   }
   const startedAt = Date.now();

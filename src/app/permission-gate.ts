@@ -6,6 +6,7 @@
  */
 import { missingPermissionMessage, PERMISSIONS } from '../core/permissions';
 import { checkPermissions, promptForPermissions } from '../gas/authorization';
+import { spreadsheetUi } from '../gas/dialog';
 import type { RunContext, RunSummary } from './run-context';
 import { appendRunLog } from './run-log';
 
@@ -33,7 +34,7 @@ export function refuseWithoutPermissions(action: string, ctx: RunContext, show: 
   if (!ctx.fromTrigger) {
     if (!missing.includes(UI_SCOPE)) {
       try {
-        const ui = SpreadsheetApp.getUi();
+        const ui = spreadsheetUi();
         ui.alert(TITLE, message, ui.ButtonSet.OK);
       } catch (_e) {
         // Run from the script editor: no UI; Google's prompt below still appears.
@@ -52,7 +53,7 @@ export function requirePermissions(action: string, fromMenu: boolean): void {
   if (missing.length === 0) return;
   const message = missingPermissionMessage({ action, missing, fromTrigger: false, who: '', url });
   if (fromMenu && !missing.includes(UI_SCOPE)) {
-    const ui = SpreadsheetApp.getUi();
+    const ui = spreadsheetUi();
     ui.alert(TITLE, message, ui.ButtonSet.OK);
     promptForPermissions(missing);
   }

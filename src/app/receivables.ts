@@ -20,7 +20,15 @@ import { normalizeText } from '../core/text';
 import { today } from '../gas/clock';
 import { mfClient } from '../gas/mf-connection';
 import { writeMasters } from '../gas/settings-sheet';
-import { appendHeaders, ensureSheet, formatHeaderRow, readHeaderRow, replaceDataRows } from '../gas/workbook';
+import {
+  appendHeaders,
+  columnChartType,
+  ensureSheet,
+  formatHeaderRow,
+  newConditionalFormatRule,
+  readHeaderRow,
+  replaceDataRows,
+} from '../gas/workbook';
 import type { MfClient } from '../mf/client';
 import type { MfAccountingPeriod } from '../mf/types';
 import { splitByPeriods } from '../mf/windows';
@@ -138,7 +146,7 @@ function writeReceivableSheet(rows: Record<string, unknown>[]): void {
   const status = headerIndex(header).get('状態');
   if (status === undefined) return;
   const range = sheet.getRange(2, 1, Math.max(1, sheet.getMaxRows() - 1), header.length);
-  const rule = SpreadsheetApp.newConditionalFormatRule()
+  const rule = newConditionalFormatRule()
     .whenFormulaSatisfied(`=$${columnLetter(status)}2="期日超過"`)
     .setBackground('#fce8e6')
     .setFontColor('#a50e0e')
@@ -165,7 +173,7 @@ function drawAgingChart(
   const first = title + 3;
   const chart = sheet
     .newChart()
-    .setChartType(Charts.ChartType.COLUMN)
+    .setChartType(columnChartType())
     .addRange(sheet.getRange(first, bucket + 1, AGING_BUCKETS.length, 1))
     .addRange(sheet.getRange(first, balance + 1, AGING_BUCKETS.length, 1))
     .setPosition(2, header.length + 2, 0, 0)

@@ -13,6 +13,7 @@ import {
   updateRecentSends,
 } from '../core/recent-sends';
 import { SAFETY } from '../core/safety';
+import { scriptProperties } from '../gas/properties';
 
 const PREFIX = 'KICHO_RECENT_SENDS';
 
@@ -26,7 +27,7 @@ export function memoryMinutes(graceMinutes: number): number {
 }
 
 function read(): { entries: RecentSend[]; names: string[] } {
-  const all = PropertiesService.getScriptProperties().getProperties();
+  const all = scriptProperties().getProperties();
   const names = Object.keys(all)
     .filter((k) => k === PREFIX || k.startsWith(`${PREFIX}_`))
     .sort();
@@ -34,7 +35,7 @@ function read(): { entries: RecentSend[]; names: string[] } {
 }
 
 function write(entries: readonly RecentSend[], oldNames: readonly string[]): void {
-  const props = PropertiesService.getScriptProperties();
+  const props = scriptProperties();
   const values = formatRecentSends(entries);
   const next: Record<string, string> = {};
   values.forEach((v, i) => {

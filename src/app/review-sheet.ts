@@ -19,7 +19,8 @@ import { SHEET, SHEET_SPECS } from '../core/schema';
 import { OwnFormula } from '../gas/cells';
 import { type ColumnScan, type NarrowLedger, narrowLedger } from '../gas/ledger-scan';
 import { ledgerSheet, readLedger } from '../gas/ledger-sheet';
-import { appendRecords, replaceDataRows, systemSheet } from '../gas/workbook';
+import { scriptProperties } from '../gas/properties';
+import { activeBook, appendRecords, replaceDataRows, systemSheet } from '../gas/workbook';
 import { archiveIndexNotice } from './archive-index';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -30,12 +31,12 @@ const FULL_AT = 'KICHO_REVIEW_FULL_AT';
 
 /** Whether the full check is due (never done, or done more than a day ago). */
 export function fullReviewDue(nowMs = Date.now()): boolean {
-  const at = Number(PropertiesService.getScriptProperties().getProperty(FULL_AT) ?? '');
+  const at = Number(scriptProperties().getProperty(FULL_AT) ?? '');
   return !Number.isFinite(at) || at <= 0 || nowMs - at >= FULL_REVIEW_EVERY_MS || nowMs < at;
 }
 
 function noteFullReview(nowMs: number): void {
-  PropertiesService.getScriptProperties().setProperty(FULL_AT, String(nowMs));
+  scriptProperties().setProperty(FULL_AT, String(nowMs));
 }
 
 /** States whose rows are listed for their 状態 alone (or may be); 完了 and 除外 are listed only by the full check. */
@@ -43,7 +44,7 @@ const SETTLED = new Set(['完了', '除外']);
 
 /** The keys the 要確認 sheet lists now (one read; none when the sheet is missing). */
 export function listedReviewKeys(): Set<string> {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(SHEET.review);
+  const sheet = activeBook().getSheetByName(SHEET.review);
   if (!sheet) return new Set();
   const values = sheet.getDataRange().getValues();
   const col = (values[0] ?? []).findIndex((h) => String(h).trim() === 'キー');

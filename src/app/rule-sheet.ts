@@ -24,6 +24,7 @@ import { diagnoseRuleSheet, type RuleFinding } from '../core/rules/diagnostics';
 import { sha256Hex } from '../core/sha256';
 import { readLedger } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
+import { scriptProperties } from '../gas/properties';
 import {
   candidatesSheet,
   formatCandidateSheet,
@@ -121,7 +122,7 @@ export function refreshRuleDiagnosis(
 ): string[] {
   const sheet = rulesSheet();
   const values = sheetValues(sheet);
-  const props = PropertiesService.getScriptProperties();
+  const props = scriptProperties();
   const stamp = diagnosisStamp(values, masters);
   const last = (props.getProperty(DIAGNOSED) ?? '').split(' ');
   const say = (n: number) => (n > 0 ? [RULE_SHEET_MSG.findings(n)] : []);

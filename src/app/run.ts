@@ -5,6 +5,7 @@
  */
 import { MSG } from '../core/messages';
 import { redactSecrets } from '../core/redact';
+import { spreadsheetUi } from '../gas/dialog';
 import { knownSecrets } from '../gas/properties';
 import { currentUserEmail, isTriggerEvent } from '../gas/session';
 import { refuseWithoutPermissions } from './permission-gate';
@@ -57,7 +58,7 @@ function secretsOrNone(): string[] {
 /** A short result dialog for the person who clicked the menu. */
 function showResult(summary: RunSummary): void {
   try {
-    const ui = SpreadsheetApp.getUi();
+    const ui = spreadsheetUi();
     ui.alert(
       `${summary.action}（${summary.ok ? MSG.runOk : MSG.runFailed}）`,
       summary.messages.join('\n'),

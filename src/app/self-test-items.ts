@@ -18,10 +18,15 @@ import {
   textObservation,
   toCells,
 } from '../gas/cells';
+import { scriptTimeZone } from '../gas/clock';
+import { rawScriptLock } from '../gas/lock';
 import type { SentRequest } from '../gas/mf-connection';
+import { utf8Bytes, uuid } from '../gas/platform';
+import { scriptProperties, userProperties } from '../gas/properties';
 import { probePlainText } from '../gas/scratch-sheet';
 import { readSettings } from '../gas/settings-sheet';
 import { scheduleTriggerState } from '../gas/triggers';
+import { activeBook, flush } from '../gas/workbook';
 import type { MfClient } from '../mf/client';
 import { ownerMismatch } from './oauth-owner';
 import type { RunContext } from './run';
@@ -118,7 +123,7 @@ function roundTripProblems(sheet: Sheet, column: number, formatFirst: boolean): 
   if (formatFirst) range.setNumberFormat('@');
   // The product's own writer, exactly as it writes the 台帳.
   setCells(range, toCells(ROUND_TRIP.map(([, text]) => [text])));
-  SpreadsheetApp.flush();
+  flush();
   const values = range.getValues();
   const formulas = range.getFormulas();
   const problems: string[] = [];
@@ -166,7 +171,7 @@ function writesWhole(sheet: Sheet, row: number, text: string): boolean {
   const range = sheet.getRange(row, COL_LONG);
   try {
     setCells(range, [[asText(text)]]);
-    SpreadsheetApp.flush();
+    flush();
   } catch (_e) {
     return false;
   }
@@ -207,7 +212,7 @@ const sheetsLedgerFormat: CheckItem<SelfTestContext> = {
   title: '台帳の書式',
   critical: true,
   run() {
-    const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(SHEET.ledger);
+    const sheet = activeBook().getSheetByName(SHEET.ledger);
     if (!sheet)
       return { result: '注意', detail: 'シート「台帳」がありません。「初期設定」を実行してください。' };
     const rows = Math.max(0, sheet.getLastRow() - 1);
@@ -241,7 +246,7 @@ const scriptLock: CheckItem<SelfTestContext> = {
   title: 'スクリプトのロック',
   critical: true,
   run() {
-    const lock = LockService.getScriptLock();
+    const lock = rawScriptLock();
     const started = Date.now();
     if (!lock.tryLock(10_000)) {
       return {
@@ -275,7 +280,7 @@ const flushVisibility: CheckItem<SelfTestContext> = {
     const sheet = ctx.scratch();
     const started = Date.now();
     setCells(sheet.getRange(1, COL_FLUSH), [[token]]);
-    SpreadsheetApp.flush();
+    flush();
     const took = Date.now() - started;
     const read = sheet.getRange(1, COL_FLUSH, 1, 1).getValues()[0][0];
     if (read !== token) {
@@ -337,7 +342,7 @@ const scheduleTrigger: CheckItem<SelfTestContext> = {
 /** Bytes of a store as Apps Script counts them (keys count too; UTF-8). */
 function storeBytes(props: GoogleAppsScript.Properties.Properties): number {
   let n = 0;
-  for (const [k, v] of Object.entries(props.getProperties())) n += Utilities.newBlob(k + v).getBytes().length;
+  for (const [k, v] of Object.entries(props.getProperties())) n += utf8Bytes(k + v);
   return n;
 }
 
@@ -352,7 +357,7 @@ const PROBE_PREFIX = 'KICHO_SELF_TEST_PROBE_';
 const PROBE_LEFTOVER_MS = 10 * 60_000;
 
 function probeKey(nowMs: number): string {
-  return `${PROBE_PREFIX}${nowMs}_${Utilities.getUuid().slice(0, 8)}`;
+  return `${PROBE_PREFIX}${nowMs}_${uuid().slice(0, 8)}`;
 }
 
 /** Probe keys a killed check left behind (never another live check's). */
@@ -372,14 +377,14 @@ const properties: CheckItem<SelfTestContext> = {
   run() {
     const failed: string[] = [];
     const stores: [string, GoogleAppsScript.Properties.Properties][] = [
-      ['スクリプトプロパティ', PropertiesService.getScriptProperties()],
-      ['ユーザープロパティ', PropertiesService.getUserProperties()],
+      ['スクリプトプロパティ', scriptProperties()],
+      ['ユーザープロパティ', userProperties()],
     ];
     for (const [name, store] of stores) {
       const now = Date.now();
       for (const old of leftoverProbes(store, now)) store.deleteProperty(old);
       const key = probeKey(now);
-      const token = Utilities.getUuid();
+      const token = uuid();
       store.setProperty(key, token);
       const read = store.getProperty(key);
       store.deleteProperty(key);
@@ -392,7 +397,7 @@ const properties: CheckItem<SelfTestContext> = {
         detail: `${failed.join('・')}に書いた値が読み戻せませんでした。台帳の行数などの記録が残らないと二重登録を防ぐ確認が働かないため、登録を止めます。`,
       };
     }
-    const used = storeBytes(PropertiesService.getScriptProperties());
+    const used = storeBytes(scriptProperties());
     const share = Math.round((used / STORE_LIMIT) * 100);
     return share >= 80
       ? {
@@ -414,8 +419,8 @@ const timeZones: CheckItem<SelfTestContext> = {
   title: 'タイムゾーン',
   critical: false,
   run() {
-    const script = Session.getScriptTimeZone();
-    const sheet = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
+    const script = scriptTimeZone();
+    const sheet = activeBook().getSpreadsheetTimeZone();
     if (script === TOKYO && sheet === TOKYO) {
       return { result: 'OK', detail: 'スクリプトもスプレッドシートも日本時間（Asia/Tokyo）です。' };
     }

@@ -32,7 +32,7 @@ import type { CheckItem, CheckOutcome, CheckReport, CheckResult } from '../core/
 import { tokyoTime } from '../core/self-test';
 import { importWindow } from '../core/settings';
 import { sha256Hex } from '../core/sha256';
-import { today } from '../gas/clock';
+import { sleep, today } from '../gas/clock';
 import { readLedger } from '../gas/ledger-sheet';
 import { connectionMode, ledgerOffice, officeRefusal } from '../gas/mf-connection';
 import {
@@ -339,7 +339,7 @@ function lookFor(ctx: SelfTestContext, p: PendingCheck, waitMs: number): Seen {
       seen.listed !== null && (p.kind === 'csv' || (seen.status !== null && seen.status !== 'none'));
     const left = deadline - Date.now();
     if (done || left <= 0) return seen;
-    Utilities.sleep(Math.min(wait, left));
+    sleep(Math.min(wait, left));
   }
 }
 

@@ -16,6 +16,7 @@ import {
   tokyoTime,
   waitsForPerson,
 } from '../core/self-test';
+import { htmlTemplate, spreadsheetUi } from '../gas/dialog';
 import { observedMfClient, type SentRequest } from '../gas/mf-connection';
 import { readSelfTest, recordSelfTest } from '../gas/run-state';
 import { createScratchSheet, deleteScratchSheet } from '../gas/scratch-sheet';
@@ -91,9 +92,9 @@ export function runSelfTest(ctx: RunContext, confirmed: ReadonlySet<string>): Se
 }
 
 function showDialog(summary: SelfTestSummary): void {
-  const template = HtmlService.createTemplateFromFile('self-test');
+  const template = htmlTemplate('self-test');
   template.result = scriptJson(dialogResult(summary));
-  SpreadsheetApp.getUi().showModalDialog(template.evaluate().setWidth(680).setHeight(600), ACTION);
+  spreadsheetUi().showModalDialog(template.evaluate().setWidth(680).setHeight(600), ACTION);
 }
 
 /** What the dialog shows (the same shape selfTestConfirm returns). */

@@ -16,8 +16,9 @@ import { SHEET } from '../core/schema';
 import { canonicalItem } from '../core/settings';
 import { problemsOf, type SettingField, settingFields } from '../core/settings-form';
 import { type CellInput, setCells, toCell } from '../gas/cells';
+import { htmlTemplate, spreadsheetUi } from '../gas/dialog';
 import { underScriptLock } from '../gas/lock';
-import { PROPERTY, property } from '../gas/properties';
+import { PROPERTY, property, scriptProperties, userProperties } from '../gas/properties';
 import { readSettingRows, readSettings } from '../gas/settings-sheet';
 import { readUsage } from '../gas/usage';
 import { appendRecords, ensureSheet } from '../gas/workbook';
@@ -32,8 +33,8 @@ export interface SaveResult {
 }
 
 export function openSettings(): void {
-  const html = HtmlService.createTemplateFromFile('settings').evaluate().setWidth(560).setHeight(640);
-  SpreadsheetApp.getUi().showModalDialog(html, '設定');
+  const html = htmlTemplate('settings').evaluate().setWidth(560).setHeight(640);
+  spreadsheetUi().showModalDialog(html, '設定');
 }
 
 /** What each 照合間隔 × 自動実行 costs a day against the account's quotas (this account's runs when known). */
@@ -150,7 +151,7 @@ export function saveAiKey(key: unknown): { ok: boolean; message: string; saved: 
       message: 'AIのAPIキーの形が正しくありません（空白を含まない1行の文字列です）。保存していません。',
       saved: aiKeySaved(),
     };
-  PropertiesService.getScriptProperties().setProperty(PROPERTY.aiApiKey, text);
+  scriptProperties().setProperty(PROPERTY.aiApiKey, text);
   appendRunLog({
     action: 'AIキーの保存',
     fromTrigger: false,
@@ -163,8 +164,8 @@ export function saveAiKey(key: unknown): { ok: boolean; message: string; saved: 
 
 /** google.script.run: removes the AI key from script and user properties. */
 export function removeAiKey(): { ok: boolean; message: string; saved: boolean } {
-  PropertiesService.getScriptProperties().deleteProperty(PROPERTY.aiApiKey);
-  PropertiesService.getUserProperties().deleteProperty(PROPERTY.aiApiKey);
+  scriptProperties().deleteProperty(PROPERTY.aiApiKey);
+  userProperties().deleteProperty(PROPERTY.aiApiKey);
   appendRunLog({
     action: 'AIキーの削除',
     fromTrigger: false,

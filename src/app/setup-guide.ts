@@ -6,6 +6,7 @@
 import { MSG } from '../core/messages';
 import { starterRulesFor } from '../core/rules/starter';
 import { RULE_HEADERS, SHEET } from '../core/schema';
+import { htmlTemplate, spreadsheetUi } from '../gas/dialog';
 import { connectionMode } from '../gas/mf-connection';
 import { lastDryRun } from '../gas/run-state';
 import { readMasters, readRuleValues, readSettings } from '../gas/settings-sheet';
@@ -101,10 +102,10 @@ export function showRulesSheet(): void {
 export function setupWizard(e?: unknown) {
   const summary = runEntry(MSG.menuSetup, e, (ctx) => runSetup(ctx), { show: false });
   try {
-    const template = HtmlService.createTemplateFromFile('setup-guide');
+    const template = htmlTemplate('setup-guide');
     template.messages = summary.messages;
     template.ok = summary.ok;
-    SpreadsheetApp.getUi().showModalDialog(template.evaluate().setWidth(520).setHeight(560), '初期設定');
+    spreadsheetUi().showModalDialog(template.evaluate().setWidth(520).setHeight(560), '初期設定');
   } catch (_e) {
     // Run from the editor: no UI; ログ has the result.
   }

@@ -14,6 +14,7 @@ import {
   appendHeaders,
   appendRecords,
   ensureSheet,
+  FORMAT_BUILDERS,
   formatHeaderRow,
   readColumn,
   readHeaderRow,
@@ -129,13 +130,13 @@ export function runSetup(ctx?: RunContext): SetupSummary {
   const ledger = ensureSheet(SHEET.ledger).sheet;
   const ledgerHeader = readHeaderRow(ledger);
   if (missingHeaders(ledgerHeader, LEDGER_HEADERS).length === 0) rememberLedgerLayout(ledgerHeader);
-  formatLedger(ledger);
+  formatLedger(ledger, FORMAT_BUILDERS);
   summary.messages.push(...repairLedgerText());
   // The archive's key index (issue 25): rebuilt from 台帳アーカイブ when it is gone or unreadable.
   const archive = repairArchiveIndex(ledgerHeader, ctx?.who ?? '', !!ctx && !ctx.fromTrigger);
   summary.messages.push(...archive.messages);
   if (archive.failed) summary.ok = false;
-  formatLog(ensureSheet(SHEET.log).sheet);
+  formatLog(ensureSheet(SHEET.log).sheet, FORMAT_BUILDERS);
   summary.addedSettings = addMissingSettings();
   describeSettings();
   summary.messages.push(refreshMasters());

@@ -11,7 +11,27 @@ export function scriptClock(): ClockPort {
 
 /** Today in the script's time zone (Asia/Tokyo), yyyy-MM-dd. */
 export function today(): string {
-  return Utilities.formatDate(new Date(), Session.getScriptTimeZone(), 'yyyy-MM-dd');
+  return nowInScriptZone('yyyy-MM-dd');
+}
+
+/** Now in the script's time zone, in Utilities.formatDate's `pattern`. */
+export function nowInScriptZone(pattern: string): string {
+  return Utilities.formatDate(new Date(), Session.getScriptTimeZone(), pattern);
+}
+
+/** Now in `timeZone` (an IANA name), in Utilities.formatDate's `pattern`. */
+export function nowInZone(timeZone: string, pattern: string): string {
+  return Utilities.formatDate(new Date(), timeZone, pattern);
+}
+
+/** The script's time zone as the manifest sets it. */
+export function scriptTimeZone(): string {
+  return Session.getScriptTimeZone();
+}
+
+/** Utilities.sleep as asked (scriptClock's sleep rounds and caps; this one does not). */
+export function sleep(ms: number): void {
+  Utilities.sleep(ms);
 }
 
 /** Minutes from now to midnight in the script's time zone (the day kicho's usage record keeps). */

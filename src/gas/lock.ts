@@ -30,6 +30,11 @@ export function scriptLock(waitMs: number = LOCK_WAIT_MS): LockPort {
   };
 }
 
+/** The script lock itself, for 本番前チェック's probe of how it behaves (no retry, no SAFETY switch). */
+export function rawScriptLock(): GoogleAppsScript.Lock.Lock {
+  return LockService.getScriptLock();
+}
+
 /** The message a run shows when another run holds the lock. */
 export const BUSY_MESSAGE = '別の実行が進行中です。しばらく待ってからもう一度実行してください。';
 

@@ -25,6 +25,16 @@ export const PROPERTY = {
 export const DEFAULT_API_BASE_URL = 'https://api-accounting.moneyforward.com';
 export const DEFAULT_AUTH_BASE_URL = 'https://api.biz.moneyforward.com';
 
+/** The script's properties: shared by every execution and account. */
+export function scriptProperties(): GoogleAppsScript.Properties.Properties {
+  return PropertiesService.getScriptProperties();
+}
+
+/** The properties of the account running this execution. */
+export function userProperties(): GoogleAppsScript.Properties.Properties {
+  return PropertiesService.getUserProperties();
+}
+
 export function property(name: string): string | null {
   const user = PropertiesService.getUserProperties().getProperty(name);
   if (user !== null && user !== '') return user;

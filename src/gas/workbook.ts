@@ -19,6 +19,34 @@ export function readSheetValues(name: string): unknown[][] | null {
   return sheet ? sheet.getDataRange().getValues() : null;
 }
 
+/** Applies every pending sheet write now (Apps Script otherwise batches them until the execution ends). */
+export function flush(): void {
+  SpreadsheetApp.flush();
+}
+
+/** A builder for one conditional-format rule (the caller says what it matches and how it looks). */
+export function newConditionalFormatRule(): GoogleAppsScript.Spreadsheet.ConditionalFormatRuleBuilder {
+  return SpreadsheetApp.newConditionalFormatRule();
+}
+
+/** A builder for one data-validation rule. */
+export function newDataValidation(): GoogleAppsScript.Spreadsheet.DataValidationBuilder {
+  return SpreadsheetApp.newDataValidation();
+}
+
+/** The kind of protection that covers a range (not a whole sheet). */
+export function rangeProtectionType(): GoogleAppsScript.Spreadsheet.ProtectionType {
+  return SpreadsheetApp.ProtectionType.RANGE;
+}
+
+/** The column chart type, for a sheet's chart builder. */
+export function columnChartType(): GoogleAppsScript.Charts.ChartType {
+  return Charts.ChartType.COLUMN;
+}
+
+/** The builders src/ui's formatters take (src/ui imports only the core, so src/app hands these in). */
+export const FORMAT_BUILDERS = { newConditionalFormatRule, newDataValidation, rangeProtectionType };
+
 /** Returns the sheet, creating it (at the end) when missing. */
 export function ensureSheet(name: string): { sheet: Sheet; created: boolean } {
   const book = activeBook();

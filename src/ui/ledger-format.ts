@@ -8,6 +8,16 @@ import { INVOICE_CELLS } from '../core/invoice';
 import { PEOPLE_COLUMNS } from '../core/schema';
 import { OPERATIONS } from '../core/states';
 
+/**
+ * Spreadsheet's rule builders, handed in by the caller (src/gas/workbook.ts FORMAT_BUILDERS): this layer
+ * names no Apps Script global.
+ */
+export interface FormatBuilders {
+  newConditionalFormatRule(): GoogleAppsScript.Spreadsheet.ConditionalFormatRuleBuilder;
+  newDataValidation(): GoogleAppsScript.Spreadsheet.DataValidationBuilder;
+  rangeProtectionType(): GoogleAppsScript.Spreadsheet.ProtectionType;
+}
+
 /** 完了 green, needs a person red, in flight amber, excluded grey (issue 3). */
 const STATE_COLOURS: ReadonlyArray<readonly [state: string, background: string, font: string]> = [
   ['完了', '#d9ead3', '#274e13'],
@@ -21,7 +31,7 @@ const STATE_COLOURS: ReadonlyArray<readonly [state: string, background: string, 
 const PROTECTION_NOTE = 'kicho: システムが書き込む列です';
 const HEADER_NOTE = 'kicho: 見出しの行です（列は見出しの文字で探します）';
 
-export function formatLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
+export function formatLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet, build: FormatBuilders): void {
   const width = sheet.getLastColumn();
   if (width === 0) return;
   const columns = headerIndex(sheet.getRange(1, 1, 1, width).getValues()[0]);
@@ -38,7 +48,8 @@ export function formatLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
 
   const op = columns.get('操作');
   if (op !== undefined) {
-    const rule = SpreadsheetApp.newDataValidation()
+    const rule = build
+      .newDataValidation()
       .requireValueInList([...OPERATIONS], true)
       .setAllowInvalid(false)
       .setHelpText('承認・除外・再試行 から選んでください。次の実行で反映され、空に戻ります。')
@@ -49,7 +60,8 @@ export function formatLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
   const invoice = columns.get('インボイス');
   if (invoice !== undefined) {
     // A warning, not a refusal: a word typed otherwise is refused by the send's check with a メモ.
-    const rule = SpreadsheetApp.newDataValidation()
+    const rule = build
+      .newDataValidation()
       .requireValueInList([...INVOICE_CELLS], true)
       .setAllowInvalid(true)
       .setHelpText(
@@ -73,7 +85,8 @@ export function formatLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
       );
     });
     const rules = STATE_COLOURS.map(([s, bg, font]) =>
-      SpreadsheetApp.newConditionalFormatRule()
+      build
+        .newConditionalFormatRule()
         .whenTextEqualTo(s)
         .setBackground(bg)
         .setFontColor(font)
@@ -83,7 +96,7 @@ export function formatLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
     sheet.setConditionalFormatRules([...kept, ...rules]);
   }
 
-  for (const p of sheet.getProtections(SpreadsheetApp.ProtectionType.RANGE)) {
+  for (const p of sheet.getProtections(build.rangeProtectionType())) {
     const note = p.getDescription();
     if (note === PROTECTION_NOTE || note === HEADER_NOTE) p.remove();
   }

@@ -1,8 +1,12 @@
 /** ログ for people: newest first (run-log.ts), a frozen header, and failed runs in red. */
 import { columnLetter, headerIndex } from '../core/headers';
 import { MSG } from '../core/messages';
+import type { FormatBuilders } from './ledger-format';
 
-export function formatLog(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
+export function formatLog(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  build: Pick<FormatBuilders, 'newConditionalFormatRule'>,
+): void {
   const width = sheet.getLastColumn();
   if (width === 0) return;
   const columns = headerIndex(sheet.getRange(1, 1, 1, width).getValues()[0]);
@@ -21,7 +25,8 @@ export function formatLog(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
   });
   // A whole-row rule keyed on the 結果 cell: the run that failed stands out wherever it is.
   const letter = columnLetter(result);
-  const rule = SpreadsheetApp.newConditionalFormatRule()
+  const rule = build
+    .newConditionalFormatRule()
     .whenFormulaSatisfied(`=$${letter}2="${MSG.runFailed}"`)
     .setBackground('#fce8e6')
     .setFontColor('#a50e0e')
