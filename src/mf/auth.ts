@@ -7,6 +7,8 @@ import {
   type KeyValuePort,
 } from '../core/ports';
 import { MfAuthError } from './errors';
+// Every Japanese text said here is AuthMsg in messages.ts.
+import { AuthMsg } from './messages';
 import { retryAfterMs } from './rate-limit';
 
 /**
@@ -88,24 +90,6 @@ export interface ApiKeyAuthOptions {
   cache: KeyValuePort;
   cacheKey?: string;
 }
-
-const Msg = {
-  noKey: 'MFのAPIキーが設定されていません。スクリプトプロパティ MF_API_KEY を設定してください。',
-  noOffice: 'MFの事業者コードが設定されていません。スクリプトプロパティ MF_OFFICE_CODE を設定してください。',
-  invalidKey: 'MFのAPIキーが無効です。設定し直してください。',
-  exchangeRejected: (status: number, code: string) =>
-    `MFのAPIキーをアクセストークンに交換できませんでした（HTTP ${status} ${code}）。MF_API_KEY の設定を確認してください。`,
-  exchangeBusy: 'MFの認証サーバーが混み合っています。しばらく待ってから再実行してください。',
-  exchangeServer: (status: number) =>
-    `MFの認証サーバーでエラーが発生しました（HTTP ${status}）。しばらく待ってから再実行してください。`,
-  exchangeTransport: (timeout: boolean) =>
-    `MFの認証サーバーに接続できませんでした（${timeout ? 'タイムアウト' : '通信エラー'}）。しばらく待ってから再実行してください。`,
-  exchangeBadAnswer: 'MFの認証サーバーから読めない応答が返りました。しばらく待ってから再実行してください。',
-  oauthNoAccess: 'MFとの連携（OAuth認証）が切れています。MFへの接続を認証し直してください。',
-  oauthFailed: 'MFとの連携（OAuth認証）のトークンを取得できませんでした。MFへの接続を認証し直してください。',
-  invalidClient:
-    'MFがクライアント認証を受け付けませんでした（invalid_client）。メニュー「記帳 > 接続と設定 > MFに接続」で、クライアントIDとシークレット、そして「クライアント認証方式」がMFのアプリポータルでアプリを登録したときの設定（client_secret_basic か client_secret_post）と同じかを確かめてください。',
-} as const;
 
 /** The token endpoint refused the client itself: the id, the secret or the authentication method is wrong. */
 function isInvalidClient(error: unknown): boolean {
@@ -196,9 +180,9 @@ export class ApiKeyAuth implements AuthProvider {
   }
 
   private exchange(): CachedToken {
-    if (this.apiKey === '') throw new MfAuthError(Msg.noKey, { status: null, code: 'missing_api_key' });
+    if (this.apiKey === '') throw new MfAuthError(AuthMsg.noKey, { status: null, code: 'missing_api_key' });
     if (this.officeCode === '') {
-      throw new MfAuthError(Msg.noOffice, { status: null, code: 'missing_office_code' });
+      throw new MfAuthError(AuthMsg.noOffice, { status: null, code: 'missing_office_code' });
     }
     let res: HttpResponse;
     for (let attempt = 0; ; attempt++) {
@@ -212,13 +196,13 @@ export class ApiKeyAuth implements AuthProvider {
         // Refused by Apps Script before sending: its message is our own Japanese and quotes no key.
         if (error instanceof HttpNotSentError) throw error;
         if (error instanceof HttpTransportError) {
-          throw new MfAuthError(Msg.exchangeTransport(error.reason === 'timeout'), {
+          throw new MfAuthError(AuthMsg.exchangeTransport(error.reason === 'timeout'), {
             status: null,
             code: error.reason,
           });
         }
         // Whatever else the port threw may quote the request; never let it carry the key outward.
-        throw new MfAuthError(Msg.exchangeTransport(false), { status: null, code: 'network' });
+        throw new MfAuthError(AuthMsg.exchangeTransport(false), { status: null, code: 'network' });
       }
       if (res.status === 429 && attempt < EXCHANGE_RATE_RETRIES) {
         this.clock.sleep(retryAfterMs(res.headers, this.clock.now()) ?? 1000 * 2 ** attempt);
@@ -235,7 +219,7 @@ export class ApiKeyAuth implements AuthProvider {
       }
       const token = body?.access_token;
       if (typeof token !== 'string' || token === '') {
-        throw new MfAuthError(Msg.exchangeBadAnswer, { status: res.status, code: 'invalid_response' });
+        throw new MfAuthError(AuthMsg.exchangeBadAnswer, { status: res.status, code: 'invalid_response' });
       }
       const expiresIn =
         typeof body?.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_EXPIRES_IN_S;
@@ -251,12 +235,12 @@ export class ApiKeyAuth implements AuthProvider {
     }
     const code = errorCode(res);
     if (res.status === 401 || res.status === 403) {
-      throw new MfAuthError(Msg.invalidKey, { status: res.status, code });
+      throw new MfAuthError(AuthMsg.invalidKey, { status: res.status, code });
     }
-    if (res.status === 429) throw new MfAuthError(Msg.exchangeBusy, { status: 429, code });
+    if (res.status === 429) throw new MfAuthError(AuthMsg.exchangeBusy, { status: 429, code });
     if (res.status >= 500)
-      throw new MfAuthError(Msg.exchangeServer(res.status), { status: res.status, code });
-    throw new MfAuthError(Msg.exchangeRejected(res.status, code), { status: res.status, code });
+      throw new MfAuthError(AuthMsg.exchangeServer(res.status), { status: res.status, code });
+    throw new MfAuthError(AuthMsg.exchangeRejected(res.status, code), { status: res.status, code });
   }
 }
 
@@ -288,22 +272,22 @@ export class OAuthAuth implements AuthProvider {
       access = this.service.hasAccess();
     } catch (error) {
       if (isInvalidClient(error))
-        throw new MfAuthError(Msg.invalidClient, { status: 401, code: 'invalid_client' });
-      throw new MfAuthError(Msg.oauthFailed, { status: null, code: 'oauth_refresh_failed' });
+        throw new MfAuthError(AuthMsg.invalidClient, { status: 401, code: 'invalid_client' });
+      throw new MfAuthError(AuthMsg.oauthFailed, { status: null, code: 'oauth_refresh_failed' });
     }
     if (!access) {
       // The library keeps the refresh's failure instead of throwing it: a refused client says so.
       if (isInvalidClient(this.service.getLastError?.()))
-        throw new MfAuthError(Msg.invalidClient, { status: 401, code: 'invalid_client' });
-      throw new MfAuthError(Msg.oauthNoAccess, { status: null, code: 'oauth_no_access' });
+        throw new MfAuthError(AuthMsg.invalidClient, { status: 401, code: 'invalid_client' });
+      throw new MfAuthError(AuthMsg.oauthNoAccess, { status: null, code: 'oauth_no_access' });
     }
     let token: string;
     try {
       token = this.service.getAccessToken();
     } catch {
-      throw new MfAuthError(Msg.oauthFailed, { status: null, code: 'oauth_no_token' });
+      throw new MfAuthError(AuthMsg.oauthFailed, { status: null, code: 'oauth_no_token' });
     }
-    if (!token) throw new MfAuthError(Msg.oauthNoAccess, { status: null, code: 'oauth_no_access' });
+    if (!token) throw new MfAuthError(AuthMsg.oauthNoAccess, { status: null, code: 'oauth_no_access' });
     return token;
   }
 
@@ -317,8 +301,8 @@ export class OAuthAuth implements AuthProvider {
     } catch (error) {
       // The library's own error text may quote the token endpoint's answer; report ours instead.
       if (isInvalidClient(error))
-        throw new MfAuthError(Msg.invalidClient, { status: 401, code: 'invalid_client' });
-      throw new MfAuthError(Msg.oauthFailed, { status: 401, code: 'oauth_refresh_failed' });
+        throw new MfAuthError(AuthMsg.invalidClient, { status: 401, code: 'invalid_client' });
+      throw new MfAuthError(AuthMsg.oauthFailed, { status: 401, code: 'oauth_refresh_failed' });
     }
   }
 }

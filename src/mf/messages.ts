@@ -1,10 +1,48 @@
 /**
- * MF's errors in plain Japanese for メモ and ログ (issue 12, defect 8). MF answers in English; the codes
- * and texts below are those MF's OpenAPI document defines. MF's code is kept in brackets so support can
- * still look it up. A 403 says which permission is missing and where it is granted; an authentication
- * failure says to reconnect; only errors about the content say to fix the row and retry.
+ * Every Japanese text the MF client (transport.ts, reads.ts, writes.ts, auth.ts) says, in one place: its
+ * own (ClientMsg, AuthMsg) and MF's errors in plain Japanese for メモ and ログ (issue 12, defect 8). MF answers in
+ * English; the codes and texts below are those MF's OpenAPI document defines. MF's code is kept in
+ * brackets so support can still look it up. A 403 says which permission is missing and where it is
+ * granted; an authentication failure says to reconnect; only errors about the content say to fix the row
+ * and retry.
  */
 import type { ScopeInfo } from './scopes';
+
+/** What the client itself says when an exchange failed without an MF error to explain. */
+export const ClientMsg = {
+  timeout: 'MFの応答がタイムアウトしました。',
+  network: 'MFに接続できませんでした。',
+  transportRetry: 'しばらく待ってから再実行してください。',
+  unexpectedSend: 'MFへの送信中に予期しないエラーが発生しました。',
+  unauthorized:
+    'MFの認証が通りませんでした。メニュー「記帳 > 接続と設定 > MFに接続」で接続し直してください。',
+  refreshFailed:
+    'MFのアクセストークンを更新できませんでした。APIキーまたはMFとの連携の設定を確認してください。',
+  server: (status: number, code: string) =>
+    `MFでエラーが発生しました（HTTP ${status} ${code}）。しばらく待ってから再実行してください。`,
+  badAnswer: (status: number) => `MFから読めない応答が返りました（HTTP ${status}）。`,
+  noJournalId: (status: number) => `MFの応答から仕訳IDを読めませんでした（HTTP ${status}）。`,
+  needDate: 'GET /journals には startDate か endDate が必要です。',
+} as const;
+
+/** What obtaining a token says when it fails (auth.ts). */
+export const AuthMsg = {
+  noKey: 'MFのAPIキーが設定されていません。スクリプトプロパティ MF_API_KEY を設定してください。',
+  noOffice: 'MFの事業者コードが設定されていません。スクリプトプロパティ MF_OFFICE_CODE を設定してください。',
+  invalidKey: 'MFのAPIキーが無効です。設定し直してください。',
+  exchangeRejected: (status: number, code: string) =>
+    `MFのAPIキーをアクセストークンに交換できませんでした（HTTP ${status} ${code}）。MF_API_KEY の設定を確認してください。`,
+  exchangeBusy: 'MFの認証サーバーが混み合っています。しばらく待ってから再実行してください。',
+  exchangeServer: (status: number) =>
+    `MFの認証サーバーでエラーが発生しました（HTTP ${status}）。しばらく待ってから再実行してください。`,
+  exchangeTransport: (timeout: boolean) =>
+    `MFの認証サーバーに接続できませんでした（${timeout ? 'タイムアウト' : '通信エラー'}）。しばらく待ってから再実行してください。`,
+  exchangeBadAnswer: 'MFの認証サーバーから読めない応答が返りました。しばらく待ってから再実行してください。',
+  oauthNoAccess: 'MFとの連携（OAuth認証）が切れています。MFへの接続を認証し直してください。',
+  oauthFailed: 'MFとの連携（OAuth認証）のトークンを取得できませんでした。MFへの接続を認証し直してください。',
+  invalidClient:
+    'MFがクライアント認証を受け付けませんでした（invalid_client）。メニュー「記帳 > 接続と設定 > MFに接続」で、クライアントIDとシークレット、そして「クライアント認証方式」がMFのアプリポータルでアプリを登録したときの設定（client_secret_basic か client_secret_post）と同じかを確かめてください。',
+} as const;
 
 export type AuthMode = 'apikey' | 'oauth';
 

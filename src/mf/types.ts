@@ -162,30 +162,30 @@ export interface CreateJournalRequest {
 }
 
 /**
- * What became of one DELETE /journals/{id} (sent once, like a create). `unknown` means it may or may not
- * have been deleted: it is looked up (GET /journals/{id}), never sent again blindly.
+ * What became of one write sent once (DESIGN §5 step 4; writes.ts): `Done` when MF's answer says it was
+ * done, a refusal MF answered (rejected, rate-limited, unauthorized — also when nothing could be sent),
+ * or `unknown`: it may or may not have been done, so it is looked up, never blindly sent again.
  */
-export type DeleteOutcome =
-  | { kind: 'deleted' }
-  /** MF says no journal has this id (400 invalid_request_path_parameter): it is already gone. */
-  | { kind: 'absent' }
-  | { kind: 'rejected'; status: number; code: string; message: string; explanation: string }
-  | { kind: 'rate-limited'; retryAfterMs: number | null }
-  | { kind: 'unauthorized'; message: string }
-  | { kind: 'unknown'; reason: string };
-
-/**
- * What became of one create call (DESIGN §5 step 4). `unknown` means the journal may or may not
- * exist: it is looked up, never blindly sent again.
- */
-export type SendOutcome =
-  /**
-   * `invoiceKinds`: the invoice_kind of each side of the journal as MF's answer shows it stored (issue 27),
-   * when the answer carries branches.
-   */
-  | { kind: 'created'; journalId: MfId; invoiceKinds?: string[] }
+export type ExchangeOutcome<Done extends { kind: string }> =
+  | Done
   /** A 4xx other than 401/429. `explanation` is Japanese with MF's code in brackets (messages.ts). */
   | { kind: 'rejected'; status: number; code: string; message: string; explanation: string }
   | { kind: 'rate-limited'; retryAfterMs: number | null }
   | { kind: 'unauthorized'; message: string }
   | { kind: 'unknown'; reason: string };
+
+/** One create call (POST /transactions/journalize, POST /journals). */
+export type SendOutcome = ExchangeOutcome<
+  /**
+   * `invoiceKinds`: the invoice_kind of each side of the journal as MF's answer shows it stored (issue 27),
+   * when the answer carries branches.
+   */
+  { kind: 'created'; journalId: MfId; invoiceKinds?: string[] }
+>;
+
+/** One DELETE /journals/{id}; an `unknown` one is looked up with GET /journals/{id}. */
+export type DeleteOutcome = ExchangeOutcome<
+  | { kind: 'deleted' }
+  /** MF says no journal has this id (400 invalid_request_path_parameter): it is already gone. */
+  | { kind: 'absent' }
+>;
