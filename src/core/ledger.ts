@@ -308,11 +308,3 @@ export function peopleWrites(table: LedgerTable, changes: readonly RowChange[]):
   }
   return out;
 }
-
-/** The rows whose people-owned cells differ between two reads (a person typed meanwhile). */
-export function peopleEdited(before: LedgerRecord, now: LedgerRecord): boolean {
-  for (const h of PEOPLE_COLUMNS) {
-    if (String(before[h as LedgerHeader]) !== String(now[h as LedgerHeader])) return true;
-  }
-  return false;
-}

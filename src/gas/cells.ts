@@ -240,30 +240,6 @@ function automaticUnderText(
   }
 }
 
-/**
- * The cells of `blocks` whose read-back (`grid`, its top-left at `origin`) is not what was written:
- * quoted text must read back as the text without its apostrophe. Only quoted text is checked (what a
- * '@' cell can change); a cell outside the grid counts as not checked, never as fine.
- */
-export function unlikeWritten(
-  blocks: readonly CellBlock[],
-  grid: readonly (readonly unknown[])[],
-  origin: { row: number; column: number },
-): CellBlock[] {
-  const out: CellBlock[] = [];
-  for (const b of blocks) {
-    const bad = b.cells.some((line, i) =>
-      line.some((v, j) => {
-        if (!isQuotedText(v)) return false;
-        const got = grid[b.row + i - origin.row]?.[b.column + j - origin.column];
-        return got === undefined || String(got) !== (v as string).slice(1);
-      }),
-    );
-    if (bad) out.push(b);
-  }
-  return out;
-}
-
 /** A1 notation of one cell (rows and columns 1-based). */
 function a1(row: number, column: number): string {
   return `${columnLetter(column - 1)}${row}`;

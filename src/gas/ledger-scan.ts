@@ -15,7 +15,6 @@
 import { columnLetter, headerIndex } from '../core/headers';
 import {
   cellText,
-  keyCellText,
   type LedgerRecord,
   type LedgerRow,
   type LedgerTable,
@@ -23,16 +22,20 @@ import {
   type RowChange,
   setField,
 } from '../core/ledger';
+import {
+  columnScanRow,
+  isScannedRow,
+  movedSinceScan,
+  postingSpan,
+  SCANNED,
+  spanStillHolds,
+  stillKeyed,
+} from '../core/ledger-span';
 import { LEDGER_HEADERS, type LedgerHeader } from '../core/schema';
 import { FormatCache } from './cells';
 import { readLedger } from './ledger-sheet';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
-
-/** The columns read for every row. */
-const SCANNED: readonly LedgerHeader[] = ['キー', '状態', '操作', 'MF仕訳ID'];
-/** States of rows the posting loop claims, settles or resends. */
-const ACTIVE = new Set(['送信待ち', '送信中', '不明']);
 
 /** Runs of adjacent columns (0-based, inclusive) covering `cols`: one read each. */
 function runs(cols: readonly number[]): [number, number][] {
@@ -125,28 +128,13 @@ export function postingReader(sheet: Sheet, header?: readonly unknown[]): Postin
     }
     const count = Math.max(...[...values.values()].map((v) => v.length));
     const at = (h: LedgerHeader, i: number) => (values.get(h) as unknown[])[i];
-    const keys = new Map<string, number>();
-    for (let i = 0; i < count; i++) {
-      const k = keyCellText(at('キー', i));
-      if (k.trim() !== '') keys.set(k, (keys.get(k) ?? 0) + 1);
-    }
     const rows: LedgerRow[] = [];
-    let first = 0;
-    let last = -1;
     for (let i = 0; i < count; i++) {
       const record = emptyRecord();
       for (const h of SCANNED) setField(record, h, cellText(at(h, i), h));
-      const key = record.キー;
-      if (key.trim() === '' && record.状態.trim() === '') continue;
-      const rowNumber = i + 2;
-      rows.push({ rowNumber, record });
-      const active =
-        ACTIVE.has(record.状態) || record.操作.trim() !== '' || (keys.get(key) ?? 0) > 1 || key.trim() === '';
-      if (active) {
-        if (last < first) first = rowNumber;
-        last = rowNumber;
-      }
+      if (isScannedRow(record)) rows.push({ rowNumber: i + 2, record });
     }
+    const { first, last } = postingSpan(rows);
     if (last < first) {
       scan = { header, rows, first: 0, last: -1 };
       return { columns, width: header.length, rows, partial: { first: 0, last: -1 } };
@@ -195,11 +183,7 @@ export function postingReader(sheet: Sheet, header?: readonly unknown[]): Postin
       const grid = read.slice(known.first - top);
       const span = spanRows(header, grid, known.first);
       // Every row of the span must hold the key it held at the scan: else rows moved, scan again.
-      const before = known.rows.filter((r) => r.rowNumber >= known.first && r.rowNumber <= known.last);
-      const now = new Map(span.map((r) => [r.rowNumber, r.record.キー]));
-      const still =
-        before.every((r) => now.get(r.rowNumber) === r.record.キー) && span.length >= before.length;
-      if (!still) return scanAll(header);
+      if (!spanStillHolds(known.rows, span, known.first, known.last)) return scanAll(header);
       const table = withSpan(header, known.rows, span, known.first, known.last);
       known.rows = table.rows;
       return table;
@@ -209,9 +193,8 @@ export function postingReader(sheet: Sheet, header?: readonly unknown[]): Postin
       if (!span || changes.every((c) => c.rowNumber >= span.first && c.rowNumber <= span.last))
         return { table, changes: [...changes] };
       const whole = full();
-      const keyAt = new Map(whole.rows.map((r) => [r.rowNumber, r.record.キー]));
       // A change whose row no longer holds its key is dropped: the row is found again next run.
-      return { table: whole, changes: changes.filter((c) => keyAt.get(c.rowNumber) === c.key) };
+      return { table: whole, changes: stillKeyed(changes, whole.rows) };
     },
   };
 }
@@ -227,9 +210,6 @@ export interface ColumnScan {
   /** Every row with only the scanned columns (the other fields empty). */
   rows: LedgerRow[];
 }
-
-/** The cells that make a row a 台帳 row for parseLedger. */
-const IDENTITY: ReadonlySet<LedgerHeader> = new Set(['キー', '状態', '明細ID']);
 
 /** The header and `headers` of every row, one read per run of adjacent columns; null when one is missing. */
 export function scanColumns(sheet: Sheet, headers: readonly LedgerHeader[]): ColumnScan | null {
@@ -250,14 +230,12 @@ export function scanColumns(sheet: Sheet, headers: readonly LedgerHeader[]): Col
     }
   }
   const count = Math.max(0, ...[...values.values()].map((v) => v.length));
-  // Without キー, 状態 or 明細ID among them (the lines' own columns), a row with none of them is no row.
-  const identity = headers.some((h) => IDENTITY.has(h)) ? headers.filter((h) => IDENTITY.has(h)) : headers;
+  const isRow = columnScanRow(headers);
   const rows: LedgerRow[] = [];
   for (let i = 0; i < count; i++) {
     const record = emptyRecord();
     for (const h of headers) setField(record, h, cellText((values.get(h) as unknown[])[i], h));
-    if (identity.every((h) => String(record[h]).trim() === '')) continue;
-    rows.push({ rowNumber: i + 2, record });
+    if (isRow(record)) rows.push({ rowNumber: i + 2, record });
   }
   return { header, columns, rows };
 }
@@ -280,15 +258,7 @@ function clusters(rowNumbers: readonly number[]): [number, number][] {
 function wholeRows(sheet: Sheet, scan: ColumnScan, first: number, last: number): LedgerRow[] | null {
   const grid = sheet.getRange(first, 1, last - first + 1, scan.header.length).getValues();
   const got = spanRows(scan.header, grid, first);
-  const keyAt = new Map(got.map((r) => [r.rowNumber, r.record.キー]));
-  for (const r of scan.rows) {
-    if (r.rowNumber < first || r.rowNumber > last) continue;
-    if (keyAt.get(r.rowNumber) !== r.record.キー) return null;
-  }
-  // A row the scan did not see (blank then) that has a key now: rows moved too.
-  const seen = new Set(scan.rows.map((r) => r.rowNumber));
-  if (got.some((r) => !seen.has(r.rowNumber) && r.record.キー.trim() !== '')) return null;
-  return got;
+  return movedSinceScan(scan.rows, got, first, last) ? null : got;
 }
 
 export interface NarrowLedger {
