@@ -2,7 +2,7 @@
  * The posting protocol's decisions (DESIGN §5), as pure functions: which rows to claim, how a
  * claim looks, and what each send outcome does to the row. The orchestration is in protocol.ts.
  */
-import { type ClaimState, claimable, type OutcomeKind } from './exactly-once/skeleton';
+import { type ClaimState, claimable, type OutcomeKind } from './exactly-once/outcomes';
 import { indexByKey, type LedgerRecord, type LedgerRow, type RowChange } from './ledger';
 import { SAFETY } from './safety';
 import { isSent, type LedgerState, transition } from './states';

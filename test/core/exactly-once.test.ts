@@ -7,15 +7,17 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
-  type Acted,
   type ClaimState,
   claimable,
-  type ExactlyOnceJob,
   type OutcomeKind,
-  type RunEnd,
   recoverable,
-  runExactlyOnce,
   SETTLES_TO,
+} from '../../src/core/exactly-once/outcomes';
+import {
+  type Acted,
+  type ExactlyOnceJob,
+  type RunEnd,
+  runExactlyOnce,
 } from '../../src/core/exactly-once/skeleton';
 import { parseLedger } from '../../src/core/ledger';
 import {

@@ -15,44 +15,7 @@
  * POSTs journals; duplicate deletion claims 重複点検 rows as 削除中 and DELETEs them.
  */
 import { type LockPort, underLock } from '../ports';
-
-/**
- * An item's state in the skeleton's terms; each instance names its own (posting: 送信待ち, 送信中, 完了,
- * 失敗 or 要確認, 不明). `failed`: the effect did not happen and is not tried again until a person says so.
- */
-export type ClaimState = 'open' | 'claimed' | 'done' | 'failed' | 'unknown';
-
-/** What one act's answer means, whatever the instance's words for it. */
-export type OutcomeKind =
-  /** The effect is there (made now, or found already made: posting's found, deletion's 404). */
-  | 'done'
-  /** The other side (or kicho's own check) refused: nothing happened, a person decides. */
-  | 'rejected'
-  /** It may have happened (timeout, 5xx): only a lookup decides, so it is never acted on again before. */
-  | 'unknown'
-  /** It never reached the other side (429, a stop, the time budget): the claim goes back to open. */
-  | 'returned';
-
-/** Where a settle moves a claim, by its outcome. An unknown never goes back to open here: only recovery does. */
-export const SETTLES_TO: Readonly<Record<OutcomeKind, ClaimState>> = {
-  done: 'done',
-  rejected: 'failed',
-  unknown: 'unknown',
-  returned: 'open',
-};
-
-/**
- * Only an open item may be claimed: a claimed or unknown one may already have reached the other side
- * (null: a state the instance does not know, such as a cell a person cleared — never claimed).
- */
-export function claimable(state: ClaimState | null): boolean {
-  return state === 'open';
-}
-
-/** What recovery looks up: an unknown answer, or a claim whose execution is gone (older than the lease). */
-export function recoverable(state: ClaimState, claimedAgeMs: number, leaseMs: number): boolean {
-  return state === 'unknown' || (state === 'claimed' && !(claimedAgeMs < leaseMs));
-}
+import type { OutcomeKind } from './outcomes';
 
 /** One act's answer `A` as the skeleton sees it: its kind, and whether it stops the run (`S`). */
 export interface Acted<A, S> {
