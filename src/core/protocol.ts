@@ -83,7 +83,7 @@ export const PROTOCOL_MSG = {
 } as const;
 
 /** An answer that stops the run: MF refused our authentication, or Apps Script refused to send. */
-type PostStop = { kind: 'unauthorized'; message: string } | { kind: 'refused' };
+type PostStop = Extract<SendResult, { kind: 'unauthorized' | 'refused' }>;
 
 /** A batch of claimed rows with their send results, as the skeleton hands it to the next lock section. */
 type Sent = Batch<Claimed, SendResult, PostStop>;
@@ -175,26 +175,26 @@ function send(input: PostingInput, c: Claimed): Acted<SendResult, PostStop> {
   const result = input.sender.send(c);
   // MF asked us to slow down: back off before the next send (the row itself returns to 送信待ち).
   if (result.kind === 'rate-limited') input.clock.sleep(result.retryAfterMs ?? 1000);
-  const stop: PostStop | undefined =
-    result.kind === 'unauthorized'
-      ? { kind: 'unauthorized', message: result.message }
-      : result.kind === 'refused'
-        ? { kind: 'refused' }
-        : undefined;
+  const stop = result.kind === 'unauthorized' || result.kind === 'refused' ? result : undefined;
   return { kind: outcomeKind(result), answer: result, stop };
 }
 
-function count(results: readonly SendResult[], ...kinds: SendResult['kind'][]): number {
-  return results.filter((r) => kinds.includes(r.kind)).length;
-}
+/** Why a claimed row was not sent: the time budget, or an earlier answer that stopped the run. */
+const NOT_SENT = {
+  time: PROTOCOL_MSG.timeStopped,
+  unauthorized: PROTOCOL_MSG.authStopped,
+  refused: PROTOCOL_MSG.refusedStopped,
+} as const;
 
 /** Counts one batch's send results into the summary (the one place the outcomes are counted). */
-function tally(summary: PostingSummary, results: readonly SendResult[]): void {
-  summary.posted += count(results, 'created', 'found');
-  summary.unknown += count(results, 'unknown');
-  summary.failed += count(results, 'rejected', 'stopped');
-  summary.returned += count(results, 'rate-limited', 'unauthorized', 'not-sent', 'refused');
-  summary.needsReview += count(results, 'invalid');
+function tally(summary: PostingSummary, outcomes: Sent['outcomes']): void {
+  const results = outcomes.map((o) => o.answer);
+  const count = (...kinds: SendResult['kind'][]) => results.filter((r) => kinds.includes(r.kind)).length;
+  summary.posted += count('created', 'found');
+  summary.unknown += count('unknown');
+  summary.failed += count('rejected', 'stopped');
+  summary.returned += count('rate-limited', 'unauthorized', 'not-sent', 'refused');
+  summary.needsReview += count('invalid');
   const refused = results.find((r) => r.kind === 'refused');
   if (refused?.kind === 'refused') summary.messages.push(refused.reason);
 }
@@ -232,18 +232,10 @@ function postingJob(
     act: (c) => send(input, c),
     notActed: (_c, why) => ({
       kind: 'not-sent',
-      reason:
-        why.kind === 'time'
-          ? PROTOCOL_MSG.timeStopped
-          : why.answer.kind === 'unauthorized'
-            ? PROTOCOL_MSG.authStopped
-            : PROTOCOL_MSG.refusedStopped,
+      reason: NOT_SENT[why.kind === 'time' ? 'time' : why.answer.kind],
     }),
     settled(sent) {
-      tally(
-        summary,
-        sent.outcomes.map((o) => o.answer),
-      );
+      tally(summary, sent.outcomes);
       // The rows sent so far (the batch just claimed is counted only once its acts begin).
       input.progress?.(summary.claimed - summary.returned, total);
     },
