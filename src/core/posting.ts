@@ -2,6 +2,7 @@
  * The posting protocol's decisions (DESIGN §5), as pure functions: which rows to claim, how a
  * claim looks, and what each send outcome does to the row. The orchestration is in protocol.ts.
  */
+import { type ClaimState, claimable, type OutcomeKind } from './exactly-once/outcomes';
 import { indexByKey, type LedgerRecord, type LedgerRow, type RowChange } from './ledger';
 import { SAFETY } from './safety';
 import { isSent, type LedgerState, transition } from './states';
@@ -30,6 +31,44 @@ export type SendResult =
   | { kind: 'not-sent'; reason: string }
   /** Apps Script refused the request before it left (permission, daily quota): the run stops. */
   | { kind: 'refused'; reason: string };
+
+/**
+ * The 台帳 states in the exactly-once skeleton's terms: 送信待ち is the open item, 送信中 the claim; a
+ * refusal settles as 失敗 (MF's) or 要確認 (kicho's own check), both left to a person.
+ */
+const CLAIM_STATES: ReadonlyMap<string, ClaimState> = new Map<LedgerState, ClaimState>([
+  ['送信待ち', 'open'],
+  ['送信中', 'claimed'],
+  ['完了', 'done'],
+  ['失敗', 'failed'],
+  ['要確認', 'failed'],
+  ['不明', 'unknown'],
+]);
+
+/** A 状態 cell's text in the skeleton's terms (null: a state outside posting, or no state). */
+export function claimStateOf(state: string): ClaimState | null {
+  return CLAIM_STATES.get(state) ?? null;
+}
+
+/** What a send's answer means for its claim (the skeleton's outcome kinds; settlePatch writes it). */
+export function outcomeKind(result: SendResult): OutcomeKind {
+  switch (result.kind) {
+    case 'created':
+    case 'found':
+      return 'done';
+    case 'rejected':
+    case 'stopped':
+    case 'invalid':
+      return 'rejected';
+    case 'unknown':
+      return 'unknown';
+    case 'rate-limited':
+    case 'unauthorized':
+    case 'not-sent':
+    case 'refused':
+      return 'returned';
+  }
+}
 
 function attempts(record: LedgerRecord): number {
   const n = Number(record.試行回数);
@@ -87,7 +126,8 @@ export function planClaim(
     if (claimed.length >= limit) break;
     const key = row.record.キー;
     const resend = !SAFETY.lookupBeforeResend && row.record.状態 === '不明';
-    if ((row.record.状態 !== '送信待ち' && !resend) || dup.has(key)) continue;
+    const open = claimable(claimStateOf(row.record.状態));
+    if ((!open && !resend) || dup.has(key)) continue;
     if (only && !only.has(key)) continue;
     const before = attempts(row.record);
     claimed.push({ key, rowNumber: row.rowNumber, record: row.record, attemptsBefore: before });

@@ -1,19 +1,32 @@
 /**
- * The posting protocol as one visible loop (DESIGN §5): claim under the lock → flush → release →
- * send → settle under the lock, in chunks, until the batch limit or the time budget is reached. The
- * settle of one chunk and the claim of the next share one lock section (one read, one write).
- * Each phase is a named function with an explicit result; the ports hide Apps Script.
+ * Posting (DESIGN §5) as an instance of the exactly-once skeleton (exactly-once/skeleton.ts, which owns
+ * the loop, the lock sections, the stops and the budget's checks). What is particular to posting, in the
+ * order a run meets it:
+ *   1. settleAndClaim — one lock section: the batch just sent settled by key, people's 操作, the key
+ *      guards, and 送信待ち rows claimed as 送信中 (one read, one write)
+ *   2. send — outside the lock: one POST per claimed row, its answer sorted into an outcome kind
+ *   3. postingJob — the two above as the skeleton's job, counting into the summary
+ *   4. postApproved — runs it and says why the run ended
+ * Which rows to claim and what each answer writes on its row are in posting.ts; the ports hide Apps Script.
  */
 import { guardArchivedKeys } from './archive';
 import { claimChunk, STOP_SENDING_AT_MS } from './budget';
+import {
+  type Acted,
+  type Batch,
+  type ExactlyOnceJob,
+  type RunEnd,
+  runExactlyOnce,
+} from './exactly-once/skeleton';
 import { guardKeys } from './key-check';
 import { applyChanges, type LedgerRow, type LedgerTable, merge, type RowChange } from './ledger';
 import type { Masters } from './masters';
 import { applyOperations } from './operations';
-import { type ClockPort, type LedgerPort, type LockPort, type SenderPort, underLock } from './ports';
+import type { ClockPort, LedgerPort, LockPort, SenderPort } from './ports';
 import {
   type Claimed,
   guardDuplicateKeys,
+  outcomeKind,
   planClaim,
   relocate,
   type SendResult,
@@ -69,54 +82,53 @@ export const PROTOCOL_MSG = {
   lockLostBeforeSettle: '結果の書き込み前に別の実行がロックを持っていました。送信中の行は後で照合します。',
 } as const;
 
-function count(results: readonly SendResult[], ...kinds: SendResult['kind'][]): number {
-  return results.filter((r) => kinds.includes(r.kind)).length;
-}
+/** An answer that stops the run: MF refused our authentication, or Apps Script refused to send. */
+type PostStop = Extract<SendResult, { kind: 'unauthorized' | 'refused' }>;
 
-/** Phase 1, under the lock: pending 操作, the duplicate-key guard, then the claim. */
-type ClaimOutcome =
-  /** Another run holds the lock. */
-  | { kind: 'busy' }
+/** A batch of claimed rows with their send results, as the skeleton hands it to the next lock section. */
+type Sent = Batch<Claimed, SendResult, PostStop>;
+
+/** What one lock section did besides settling (the skeleton's section, with posting's counts). */
+type Claim =
   /** The 台帳 no longer gives the plan the person confirmed: nothing claimed. */
   | { kind: 'refused'; message: string }
   /** 操作 and guards written; no row to send. */
   | { kind: 'nothing'; operations: number; guarded: number }
   | { kind: 'claimed'; claimed: Claimed[]; operations: number; guarded: number; waiting: number };
 
-/** The previous chunk's outcomes, settled in the same lock as the next claim (one read, one write). */
-interface Settle {
-  claimed: readonly Claimed[];
-  results: readonly SendResult[];
-}
-
-/** Phase 3's changes: re-locate each row by key (people may have sorted while we sent). */
-function settleChanges(table: LedgerTable, settle: Settle, now: string): RowChange[] {
-  const located = relocate(table.rows, settle.claimed);
+/** The settle's changes: each row re-located by key (people may have sorted while we sent). */
+function settleChanges(table: LedgerTable, sent: Sent, now: string): RowChange[] {
+  const located = relocate(table.rows, sent.claims);
   const changes: RowChange[] = [];
-  settle.claimed.forEach((c, i) => {
+  sent.claims.forEach((c, i) => {
     const row = located.get(c.key);
     if (row)
-      changes.push({ key: c.key, rowNumber: row.rowNumber, patch: settlePatch(c, settle.results[i], now) });
+      changes.push({
+        key: c.key,
+        rowNumber: row.rowNumber,
+        patch: settlePatch(c, sent.outcomes[i].answer, now),
+      });
   });
   return changes;
 }
 
 /**
- * One lock section: settle the chunk just sent (if any), then — when `limit` > 0 — apply pending 操作,
- * the guards and claim the next chunk, all from one read and in one write. The settle's outcomes are
- * always written (never held back for a person's edit); only the claim's rows yield to people.
+ * 1. The fused settle-and-claim section, under the lock: settle the batch just sent (if any), then — when
+ * `limit` > 0 — apply pending 操作, the guards and claim the next batch, all from one read and in one
+ * write. The settle's outcomes are always written (never held back for a person's edit); only the
+ * claim's rows yield to people.
  */
-function lockedPhase(
+function settleAndClaim(
   input: PostingInput,
   limit: number,
   first: boolean,
-  settle: Settle | null,
+  sent: Sent | null,
   seen?: (table: LedgerTable) => void,
-): Exclude<ClaimOutcome, { kind: 'busy' }> {
+): Claim {
   const now = input.clock.iso();
   const table = input.ledger.read();
   seen?.(table);
-  const settled = settle ? settleChanges(table, settle, now) : [];
+  const settled = sent ? settleChanges(table, sent, now) : [];
   if (limit === 0) {
     input.ledger.write(table, settled);
     return { kind: 'nothing', operations: 0, guarded: 0 };
@@ -158,66 +170,106 @@ function lockedPhase(
   return claimed.length === 0 ? { kind: 'nothing', ...done } : { kind: 'claimed', claimed, waiting, ...done };
 }
 
-/** A lock section as a step of the loop: done under the lock, or busy. */
-function underLockPhase(
-  input: PostingInput,
-  limit: number,
-  first: boolean,
-  settle: Settle | null,
-  seen?: (table: LedgerTable) => void,
-): ClaimOutcome {
-  return (
-    underLock(input.lock, () => lockedPhase(input, limit, first, settle, seen))?.value ?? { kind: 'busy' }
-  );
+/** 2. One send, outside the lock. An auth failure or Apps Script's refusal stops the run. */
+function send(input: PostingInput, c: Claimed): Acted<SendResult, PostStop> {
+  const result = input.sender.send(c);
+  // MF asked us to slow down: back off before the next send (the row itself returns to 送信待ち).
+  if (result.kind === 'rate-limited') input.clock.sleep(result.retryAfterMs ?? 1000);
+  const stop = result.kind === 'unauthorized' || result.kind === 'refused' ? result : undefined;
+  return { kind: outcomeKind(result), answer: result, stop };
 }
 
-/** Phase 2, outside the lock: one send per claimed row, stopping early on auth failure or time. */
-function sendPhase(
-  input: PostingInput,
-  claimed: readonly Claimed[],
-): { results: SendResult[]; stoppedBy?: 'unauthorized' | 'refused' | 'time'; authMessage?: string } {
-  const results: SendResult[] = [];
-  let stoppedBy: 'unauthorized' | 'refused' | 'time' | undefined;
-  let authMessage: string | undefined;
-  input.sender.prepare?.(claimed);
-  for (const c of claimed) {
-    if (stoppedBy === 'unauthorized') {
-      results.push({ kind: 'not-sent', reason: PROTOCOL_MSG.authStopped });
-      continue;
-    }
-    if (stoppedBy === 'refused') {
-      results.push({ kind: 'not-sent', reason: PROTOCOL_MSG.refusedStopped });
-      continue;
-    }
-    if (input.clock.now() - input.startedAt >= STOP_SENDING_AT_MS) {
-      stoppedBy = 'time';
-      results.push({ kind: 'not-sent', reason: PROTOCOL_MSG.timeStopped });
-      continue;
-    }
-    const result = input.sender.send(c);
-    results.push(result);
-    if (result.kind === 'unauthorized') {
-      stoppedBy = 'unauthorized';
-      authMessage = result.message;
-    }
-    if (result.kind === 'refused') stoppedBy = 'refused';
-    // MF asked us to slow down: back off before the next send (the row itself returns to 送信待ち).
-    if (result.kind === 'rate-limited') input.clock.sleep(result.retryAfterMs ?? 1000);
-  }
-  return { results, stoppedBy, authMessage };
-}
+/** Why a claimed row was not sent: the time budget, or an earlier answer that stopped the run. */
+const NOT_SENT = {
+  time: PROTOCOL_MSG.timeStopped,
+  unauthorized: PROTOCOL_MSG.authStopped,
+  refused: PROTOCOL_MSG.refusedStopped,
+} as const;
 
-/** Counts one chunk's send results into the summary (the one place the outcomes are counted). */
-function tally(summary: PostingSummary, results: readonly SendResult[]): void {
-  summary.posted += count(results, 'created', 'found');
-  summary.unknown += count(results, 'unknown');
-  summary.failed += count(results, 'rejected', 'stopped');
-  summary.returned += count(results, 'rate-limited', 'unauthorized', 'not-sent', 'refused');
-  summary.needsReview += count(results, 'invalid');
+/** Counts one batch's send results into the summary (the one place the outcomes are counted). */
+function tally(summary: PostingSummary, outcomes: Sent['outcomes']): void {
+  const results = outcomes.map((o) => o.answer);
+  const count = (...kinds: SendResult['kind'][]) => results.filter((r) => kinds.includes(r.kind)).length;
+  summary.posted += count('created', 'found');
+  summary.unknown += count('unknown');
+  summary.failed += count('rejected', 'stopped');
+  summary.returned += count('rate-limited', 'unauthorized', 'not-sent', 'refused');
+  summary.needsReview += count('invalid');
   const refused = results.find((r) => r.kind === 'refused');
   if (refused?.kind === 'refused') summary.messages.push(refused.reason);
 }
 
+/** 3. Posting as the skeleton's job: the phases above, with what each section and batch adds to the summary. */
+function postingJob(
+  input: PostingInput,
+  summary: PostingSummary,
+): ExactlyOnceJob<Claimed, SendResult, PostStop> {
+  const elapsed = () => input.clock.now() - input.startedAt;
+  let total = 0;
+  return {
+    lock: input.lock,
+    room: () => claimChunk(elapsed(), input.batchLimit - summary.claimed),
+    lockedPhase(sent, room) {
+      // The first read, before this run claims anything: every 送信中 row then is another run's (or a killed one's).
+      const seen = summary.awaiting
+        ? undefined
+        : (table: LedgerTable) => {
+            summary.awaiting = awaitingLookup(table.rows, input.clock.now());
+          };
+      const claim = settleAndClaim(input, room, summary.claimed === 0, sent, seen);
+      if (claim.kind === 'refused') return claim;
+      summary.operations += claim.operations;
+      summary.needsReview += claim.guarded;
+      if (claim.kind === 'nothing') return claim;
+      if (summary.claimed === 0) total = Math.min(claim.waiting, input.batchLimit);
+      return { kind: 'claimed', claims: claim.claimed };
+    },
+    startActs(claimed) {
+      summary.claimed += claimed.length;
+      input.sender.prepare?.(claimed);
+    },
+    outOfTime: () => elapsed() >= STOP_SENDING_AT_MS,
+    act: (c) => send(input, c),
+    notActed: (_c, why) => ({
+      kind: 'not-sent',
+      reason: NOT_SENT[why.kind === 'time' ? 'time' : why.answer.kind],
+    }),
+    settled(sent) {
+      tally(summary, sent.outcomes);
+      // The rows sent so far (the batch just claimed is counted only once its acts begin).
+      input.progress?.(summary.claimed - summary.returned, total);
+    },
+  };
+}
+
+/** Why the run ended, in the summary's words. */
+function ending(summary: PostingSummary, end: RunEnd<PostStop>, batchLimit: number): void {
+  switch (end.kind) {
+    case 'done':
+      return;
+    case 'budget':
+      if (end.spent === 'time') {
+        summary.stoppedBy = 'time';
+        summary.authMessage = undefined;
+      } else summary.stoppedBy = summary.claimed >= batchLimit ? 'limit' : 'time';
+      return;
+    case 'busy':
+      if (end.unsettled) summary.messages.push(PROTOCOL_MSG.lockLostBeforeSettle);
+      summary.busy = summary.claimed === 0;
+      summary.stoppedBy = 'lock';
+      return;
+    case 'refused':
+      summary.stoppedBy = 'plan-changed';
+      summary.messages.push(end.message);
+      return;
+    case 'stopped':
+      summary.stoppedBy = end.by.kind;
+      summary.authMessage = end.by.kind === 'unauthorized' ? end.by.message : undefined;
+      return;
+  }
+}
+
+/** 4. The run: claim, send and settle in batches until none is left, the budget is spent, or a stop. */
 export function postApproved(input: PostingInput): PostingSummary {
   const summary: PostingSummary = {
     busy: false,
@@ -231,61 +283,6 @@ export function postApproved(input: PostingInput): PostingSummary {
     stoppedBy: 'done',
     messages: [],
   };
-  let total = 0;
-  let settle: Settle | null = null;
-  let sentStop: ReturnType<typeof sendPhase> | null = null;
-  let lastSize = 0;
-  for (;;) {
-    // Whether to claim another chunk in this section: not after a stop, a short chunk or the budget.
-    const size =
-      sentStop?.stoppedBy || (settle && settle.claimed.length < lastSize)
-        ? 0
-        : claimChunk(input.clock.now() - input.startedAt, input.batchLimit - summary.claimed);
-    if (size === 0 && !settle) {
-      summary.stoppedBy = summary.claimed >= input.batchLimit ? 'limit' : 'time';
-      break;
-    }
-    // The first read, before this run claims anything: every 送信中 row then is another run's (or a killed one's).
-    const seen = summary.awaiting
-      ? undefined
-      : (table: LedgerTable) => {
-          summary.awaiting = awaitingLookup(table.rows, input.clock.now());
-        };
-    const claim = underLockPhase(input, size, summary.claimed === 0, settle, seen);
-    if (claim.kind === 'busy') {
-      if (settle) summary.messages.push(PROTOCOL_MSG.lockLostBeforeSettle);
-      summary.busy = summary.claimed === 0;
-      summary.stoppedBy = 'lock';
-      break;
-    }
-    if (settle && sentStop) {
-      tally(summary, sentStop.results);
-      input.progress?.(summary.claimed - summary.returned, total);
-      if (sentStop.stoppedBy) {
-        summary.stoppedBy = sentStop.stoppedBy;
-        summary.authMessage = sentStop.authMessage;
-        break;
-      }
-    }
-    if (claim.kind === 'refused') {
-      summary.stoppedBy = 'plan-changed';
-      summary.messages.push(claim.message);
-      break;
-    }
-    summary.operations += claim.operations;
-    summary.needsReview += claim.guarded;
-    if (size === 0 && settle) {
-      // Settled the last chunk without claiming: why no further chunk was claimed.
-      if (settle.claimed.length >= lastSize)
-        summary.stoppedBy = summary.claimed >= input.batchLimit ? 'limit' : 'time';
-      break;
-    }
-    if (claim.kind === 'nothing') break;
-    if (summary.claimed === 0) total = Math.min(claim.waiting, input.batchLimit);
-    summary.claimed += claim.claimed.length;
-    lastSize = size;
-    sentStop = sendPhase(input, claim.claimed);
-    settle = { claimed: claim.claimed, results: sentStop.results };
-  }
+  ending(summary, runExactlyOnce(postingJob(input, summary)), input.batchLimit);
   return summary;
 }
