@@ -190,7 +190,10 @@ describe('visibility lag', () => {
     s.clock.now += 15 * 60_000 - 1;
     assert.ok(!listing(s, '').some((j) => j.id === id), 'still hidden just before the limit');
     s.clock.now += 1;
-    assert.ok(listing(s, '').some((j) => j.id === id), 'listed once the limit passed, two listings early');
+    assert.ok(
+      listing(s, '').some((j) => j.id === id),
+      'listed once the limit passed, two listings early',
+    );
   });
 
   test('the fault waits for a request that actually creates a journal', () => {
