@@ -1,20 +1,18 @@
 /**
  * 重複を削除: the journals a person set to 削除 on the 重複点検 sheet, listed in a confirmation dialog, then
- * deleted in MF with the posting protocol's discipline (core/duplicates/deletion): looked up, claimed and
- * flushed under the script lock, DELETE sent once, an unknown outcome looked up, the 台帳 settled. Only a
+ * deleted in MF as an instance of the exactly-once skeleton (core/duplicates/deletion): looked up, claimed
+ * and flushed under the script lock, DELETE sent once, an unknown outcome looked up, the 台帳 settled. Only a
  * person's confirmation sends a DELETE: the dialog's token must still match the sheet, and a trigger never
  * deletes anything.
  */
 
 import { archivedJournal, stopsLookups, troubleMessage } from '../core/archive';
 import {
-  type DeleteResult,
-  type DeleterPort,
-  type DeletionInput,
   type DeletionSummary,
   recoverDeletions,
   deleteDuplicates as runDeletion,
 } from '../core/duplicates/deletion';
+import type { DeleteResult, DeleterPort, DeletionInput } from '../core/duplicates/deletion-ports';
 import { type AuditJournal, canonical, journalFacts, LedgerLinks } from '../core/duplicates/facts';
 import { planDeletion } from '../core/duplicates/sheet';
 import { HttpNotSentError } from '../core/ports';

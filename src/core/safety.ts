@@ -1,5 +1,5 @@
 /**
- * The safety mechanisms of the posting protocol (DESIGN §5), each switchable for one reason only:
+ * The safety mechanisms of the posting protocol and the exactly-once skeleton (DESIGN §5), each switchable for one reason only:
  * the simulation's test builds (`webpack --env mutant=NAME` → dist-mutants/NAME) turn one off to show
  * that the simulation catches its absence (sim/simulate, test/sim-simulate). Every real build has all of them
  * on: webpack defines __KICHO_MUTANT__ as '' and nothing else sets it.
@@ -32,4 +32,13 @@ export const SAFETY = {
   yieldToPeople: MUTANT !== 'no-people-yield' && MUTANT !== 'no-reorder-check' && MUTANT !== 'no-flush',
   /** Claims are remembered for the lease plus 照合猶予; a line that comes back in that time comes back 不明. */
   recentSends: MUTANT !== 'no-recent-sends',
+  // The exactly-once skeleton's own pieces (exactly-once/), shared by posting and duplicate deletion:
+  /** A batch's acts start only after the lock section that claimed it returned (its writes flushed). */
+  actsAfterFlush: MUTANT !== 'skeleton-act-in-lock',
+  /** An unknown answer settles as unknown, never back to open (only a lookup decides). */
+  unknownStaysUnknown: MUTANT !== 'skeleton-unknown-reopens',
+  /** Stale claims and unknown answers are recovered (looked up): `recoverable` and a run's recover step. */
+  recovery: MUTANT !== 'skeleton-no-recovery',
+  /** A batch an answer or the time budget stopped is still settled. */
+  settleAfterStop: MUTANT !== 'skeleton-no-settle-after-stop',
 } as const;

@@ -2,7 +2,7 @@
  * The 重複点検 sheet: one read of the whole table, a rewrite in one clear and one write, and outcome
  * writes batched per column over the span of changed rows (calls do not grow with rows).
  */
-import type { DuplicateChange, DuplicateSheetPort } from '../core/duplicates/deletion';
+import type { DuplicateChange, DuplicateSheetPort } from '../core/duplicates/deletion-ports';
 import {
   DUPLICATE_OPERATIONS,
   DUPLICATE_PEOPLE_COLUMNS,

@@ -1,7 +1,7 @@
 /** 重複点検's detection, sheet and delete plan (src/core/duplicates), on hand-made journals. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { lookupWindows } from '../../src/core/duplicates/deletion';
+import { lookupWindows } from '../../src/core/duplicates/deletion-checks';
 import { type AuditOptions, findDuplicates, PROPOSAL } from '../../src/core/duplicates/detect';
 import {
   type AuditJournal,

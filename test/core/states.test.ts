@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { type AiPolicy, outcomeOf } from '../../src/core/ai/answer';
 import { guardArchivedKeys } from '../../src/core/archive';
 import { classifyRows } from '../../src/core/classify';
-import { ledgerChangesForDeleted } from '../../src/core/duplicates/deletion';
+import { ledgerChangesForDeleted } from '../../src/core/duplicates/deletion-ledger';
 import type { RecordedMember } from '../../src/core/duplicates/record';
 import { planIntake, type StatementLine } from '../../src/core/intake';
 import { findingPatch } from '../../src/core/journal-check';

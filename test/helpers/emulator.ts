@@ -9,7 +9,10 @@ import { sheetsOptions, sheetsWorldFromEnv } from '../../sim/gas/switches';
 import type { WorldOptions } from '../../sim/gas/world';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const DIST = path.join(ROOT, 'dist');
+/** dist/, or the bundle KICHO_TEST_DIST names (a test build: test/sim-simulate/skeleton-mutants.test.ts). */
+export const DIST = process.env.KICHO_TEST_DIST
+  ? path.resolve(process.env.KICHO_TEST_DIST)
+  : path.join(ROOT, 'dist');
 
 /** The shipped bundle (dist/, built by `npm test` before the tests run). */
 export function bundleEmulator(options: WorldOptions = {}): Emulator {

@@ -1,152 +1,52 @@
 /**
- * Deleting the duplicates a person chose (重複点検, 操作 削除) with the posting protocol's discipline
- * (DESIGN §5): look each journal up, claim it (状態 削除中, written and flushed under the script lock), send
- * DELETE once, settle under the lock. An unknown outcome (timeout, 5xx) is looked up at once and, failing
- * that, later; it is never sent again without a person confirming again. A 台帳 row whose journal is
- * deleted becomes 除外 (or keeps the group's surviving journal of its own), so it is never posted again.
+ * Duplicate deletion (重複点検, 操作 削除; DESIGN §5) as the second instance of the exactly-once skeleton
+ * (exactly-once/skeleton.ts owns the loop, the lock sections, the stops). What is particular to deletion,
+ * in the order a run meets it:
+ *   1. recover — 削除中 rows past the lease and 不明 rows looked up in MF and settled; never sent again
+ *   2. look    — the plan the dialog showed still the sheet's, and MF asked whether each group still
+ *                keeps a journal as the audit saw it (deletion-checks.ts); outside the lock
+ *   3. claim   — under the lock: the plan again, every refusal on its rows, the rest 削除中 (one write)
+ *   4. act     — one DELETE per claim, its answer sorted into an outcome kind (deleteOutcomeKind)
+ *   5. settle  — under the lock: each row's 状態 from its outcome kind, and the 台帳 (deletion-ledger.ts)
+ * An unknown outcome (timeout, 5xx) is looked up at once and, failing that, later; it is never sent again
+ * without a person confirming again. A confirmed plan is claimed whole in one section and settled in the
+ * next. Which journals make a group, and which 台帳 rows each belongs to, come from the audit's record
+ * (record.ts), never from the sheet (issue 25).
  *
  * What "claimed" means here: a row in 削除中 may have reached MF. Younger than the lease it belongs to a
  * live execution and nothing touches it; older (its execution was killed) it is looked up: gone → 削除済み
  * and the 台帳 settled; still there → back to no state, and only a person's new confirmation sends it.
- *
- * Which journals make a group, and which 台帳 rows each belongs to, come from the audit's record
- * (record.ts), never from the sheet (issue 25). Just before anything is claimed, MF is asked — one listing
- * per window of the groups' dates, not one call per row — whether each group still holds a journal that
- * is not being deleted and still looks as the audit saw it; a group without one is refused whole.
  */
 import { LEASE_MS, STOP_SENDING_AT_MS } from '../budget';
-import type { LedgerTable, RowChange } from '../ledger';
-import { type ClockPort, type LedgerPort, type LockPort, underLock } from '../ports';
-import { transition } from '../states';
-import { PROPOSAL } from './detect';
-import { type AuditJournal, canonical, journalFacts, LedgerLinks } from './facts';
+import { type ClaimState, type OutcomeKind, recoverable, SETTLES_TO } from '../exactly-once/outcomes';
+import { type Acted, type ExactlyOnceJob, type RunEnd, runExactlyOnce } from '../exactly-once/skeleton';
+import type { RowChange } from '../ledger';
+import { underLock } from '../ports';
+import {
+  current,
+  type GroupVerdicts,
+  keysOf,
+  leavesLineBare,
+  lookInMf,
+  type MfView,
+  unchangedJournal,
+  verdicts,
+} from './deletion-checks';
+import { type DeletedJournal, ledgerChangesForDeleted } from './deletion-ledger';
+import { DELETE_MSG } from './deletion-messages';
+import type { DeleteResult, DeletionInput, DuplicateChange } from './deletion-ports';
+import { canonical } from './facts';
 import type { RecordedMember, RecordProblem, RecordView } from './record';
 import {
   DELETE_STATE,
   type DuplicateRecord,
   type DuplicateRow,
   type DuplicateTable,
-  type PlannedGroup,
   planDeletion,
 } from './sheet';
 
-/** One change to the 重複点検 row holding a journal. */
-export interface DuplicateChange {
-  journalId: string;
-  rowNumber: number;
-  patch: Partial<DuplicateRecord>;
-}
-
-export interface DuplicateSheetPort {
-  read(): DuplicateTable;
-  write(table: DuplicateTable, changes: readonly DuplicateChange[]): void;
-}
-
-/** What became of one DELETE, in the core's terms (the app maps MF's answers and Apps Script's refusals). */
-export type DeleteResult =
-  | { kind: 'deleted' }
-  | { kind: 'absent' }
-  | { kind: 'rejected'; explanation: string }
-  | { kind: 'rate-limited'; retryAfterMs: number | null }
-  | { kind: 'unauthorized'; message: string }
-  | { kind: 'unknown'; reason: string }
-  /** Apps Script refused to send it (quota, permission): nothing left. */
-  | { kind: 'not-sent'; reason: string };
-
-/** Dates yyyy-MM-dd, both ends included. */
-export interface DateWindow {
-  start: string;
-  end: string;
-}
-
-export interface DeleterPort {
-  /** The journal as MF has it now, or null when MF has no such id. Throws when MF cannot be asked. */
-  journal(id: string): AuditJournal | null;
-  /**
-   * The journals dated inside `windows` whose decoded id is in `wanted` (one listing per window and
-   * accounting period, paged). Throws when MF cannot be asked.
-   */
-  journalsIn(windows: readonly DateWindow[], wanted: ReadonlySet<string>): Map<string, AuditJournal>;
-  deleteJournal(id: string): DeleteResult;
-}
-
-export interface DeletionClock extends ClockPort {
-  /** Now as people read it in the script's time zone (yyyy-MM-dd HH:mm). */
-  stamp(): string;
-}
-
 /** 429s one DELETE may get before it is left for the person to confirm again. */
 const RATE_LIMIT_RETRIES = 2;
-
-/**
- * Groups' date ranges this close are listed as one window: a listing costs a call a page whatever its
- * span, so nearby groups share one instead of one call each.
- */
-const WINDOW_GAP_DAYS = 7;
-
-export interface DeletionInput {
-  sheet: DuplicateSheetPort;
-  ledger: LedgerPort;
-  lock: LockPort;
-  deleter: DeleterPort;
-  clock: DeletionClock;
-  /** The last audit's record (record.ts), read afresh each time it is asked. */
-  record: () => RecordView | RecordProblem;
-  who: string;
-  startedAt: number;
-  digest: (text: string) => string;
-  leaseMs?: number;
-  /**
-   * The キー of a row moved to 台帳アーカイブ whose MF仕訳ID is this journal, or null. Such a journal is not
-   * deleted: only the 台帳 is settled after a delete, so the archived row would go on naming a journal MF
-   * no longer has. Throws when the archive cannot be read (then nothing is deleted).
-   */
-  archivedHolder?: (journal: AuditJournal) => string | null;
-}
-
-export const DELETE_MSG = {
-  claimed: (who: string, at: string) => `削除中（${who || '実行した人'}、${at}）`,
-  deleted: (who: string, at: string) => `${who || '実行した人'} が ${at} に MF から削除しました。`,
-  absent: (at: string) => `MF に既にありませんでした（${at} に確認）。MF の画面などで先に削除されています。`,
-  foundGone: (at: string) =>
-    `削除の結果がわからなかったため MF で確かめたところ、仕訳はありませんでした（${at}）。削除済みです。`,
-  stillThere:
-    'MF の応答がなかったため確かめたところ、仕訳は MF に残っています（削除されていません）。削除するときは、もう一度「重複を削除」から確認してください。',
-  claimNotSent:
-    '前回の削除は MF に届いていませんでした（仕訳は残っています）。削除するときは、もう一度「重複を削除」から確認してください。',
-  unknown: (reason: string) =>
-    `削除できたかわかりません（${reason}）。次の「重複点検」か「重複を削除」で MF に確かめます（確かめるまで送り直しません）。`,
-  changed:
-    '点検のあとで MF の仕訳（取引日・金額・科目）が変わっています。削除していません。もう一度「重複点検」を実行して確かめてください。',
-  notSent: (reason: string) => `削除を送りませんでした（${reason}）。操作は「削除」のままです。`,
-  time: '実行時間の上限が近いため送りませんでした',
-  stopped: 'MF への送信を止めたため送りませんでした',
-  rateLimited: 'MF が混み合っていたため送りませんでした',
-  planChanged:
-    '削除の確認のあとでシート「重複点検」が変わったため、何も削除しませんでした。もう一度「重複を削除」を開いて確かめてください。',
-  lookupFailed: (message: string) =>
-    `削除の前に MF で仕訳を確かめられなかったため、何も削除していません（${message}）。`,
-  /** The group's journals to keep, each with what MF says of it now. */
-  keptMissing: (group: string, parts: readonly string[]) =>
-    `グループ ${group} で残す仕訳がありません: ${parts.join('、')}。このまま削除するとこの取引の仕訳がなくなるため、このグループは削除していません（操作は「削除」のままです）。MF の仕訳帳で確かめ、もう一度「重複点検」を実行してから選び直してください。`,
-  keptGone: (id: string) =>
-    `仕訳 ${id} は MF にありません（点検のあとで MF の画面などで削除されたか、取引日が変わっています）`,
-  keptChanged: (id: string) => `仕訳 ${id} は点検のあとで MF で変わっています（取引日・金額・科目）`,
-  ledgerExcluded: (journal: string, kept: readonly string[], who: string, at: string) =>
-    `重複点検で MF の仕訳 ${journal} を削除したため除外にしました（${who || '実行した人'}、${at}）。${kept.length > 0 ? `同じお金は 仕訳 ${kept.join('、')} に記帳されています。` : ''}この行は登録しません。`,
-  ledgerRelinked: (journal: string, kept: string) =>
-    `重複点検で仕訳 ${journal} を削除しました。この行の仕訳として 仕訳 ${kept} を残しています。`,
-  unrecorded: (id: string) =>
-    `仕訳 ${id} は重複点検の記録にない行のため、台帳は変えていません。台帳でこの仕訳の行を確かめてください。`,
-  archived: (key: string) =>
-    `この仕訳は台帳アーカイブの行（キー ${key}）が登録した仕訳のため、削除していません。削除するときは、その行を「アーカイブから戻す」で台帳に戻し、もう一度「重複点検」を実行してから確かめてください。`,
-  lineLeftBare:
-    'このグループは別々の本当の取引の可能性があり、この仕訳を削除すると、その明細の仕訳がなくなります（残す仕訳はどれも別の明細のものです）。削除していません。MF の仕訳帳で同じ取引かを確かめ、本当に二重なら、もう一度「重複点検」を実行してから選び直してください。',
-  rowless:
-    'この仕訳は kicho が登録したものですが、台帳にその行がありません（行が削除されたか、台帳が入れ替わっています）。削除すると台帳で確かめられなくなるため、削除していません。メニュー「記帳 > 台帳 > 台帳を復元」で行を戻してから、もう一度「重複点検」を実行してください。',
-  ledgerSending: (key: string) =>
-    `台帳の行（キー ${key}）は送信中のため変えていません。照合のあとで、もう一度「重複点検」を実行してください。`,
-} as const;
 
 export interface DeletionSummary {
   busy: boolean;
@@ -194,234 +94,75 @@ function emptySummary(): DeletionSummary {
   };
 }
 
-/** The journal still looks as the audit recorded it (a person may have edited it in MF since). */
-export function unchangedJournal(j: AuditJournal, m: RecordedMember): boolean {
-  const [facts] = journalFacts([j], new LedgerLinks([]));
-  return (
-    facts.date === m.date &&
-    facts.amount === m.amount &&
-    facts.debitLabel === m.debit &&
-    facts.creditLabel === m.credit
-  );
+/** The 重複点検 状態 cell in the skeleton's terms (null: a state a person typed — never claimed nor recovered). */
+const CLAIM_STATES: ReadonlyMap<string, ClaimState> = new Map<string, ClaimState>([
+  [DELETE_STATE.none, 'open'],
+  [DELETE_STATE.claimed, 'claimed'],
+  [DELETE_STATE.deleted, 'done'],
+  [DELETE_STATE.failed, 'failed'],
+  [DELETE_STATE.unknown, 'unknown'],
+]);
+
+/** The 状態 a settle writes for each state of the skeleton's (a refusal leaves the row 失敗). */
+const STATE_OF: Readonly<Record<ClaimState, string>> = {
+  open: DELETE_STATE.none,
+  claimed: DELETE_STATE.claimed,
+  done: DELETE_STATE.deleted,
+  failed: DELETE_STATE.failed,
+  unknown: DELETE_STATE.unknown,
+};
+
+export function deleteClaimState(state: string): ClaimState | null {
+  return CLAIM_STATES.get(state) ?? null;
 }
 
+/** One DELETE's answer once an unknown one was looked up: `still-there` — MF has the journal, not deleted. */
+export type DeleteAnswer = DeleteResult | { kind: 'still-there' };
+
 /**
- * 台帳 keys a journal belongs to: `all` — the audit's, plus its tag's and line's rows, plus MF仕訳ID;
- * `now` — only the rows the 台帳 holds now, and whether kicho's tag is on the journal.
+ * What a DELETE's answer means for its claim: gone (deleted now, or MF's 404) is done; a timeout or 5xx
+ * MF could not settle by a lookup is unknown (不明, looked up later, never resent); a 429, a refused
+ * authentication or Apps Script's refusal never reached MF, and a journal found still there was not
+ * deleted: the row goes back to no state.
  */
-function keysOf(
-  j: AuditJournal,
-  ledger: LedgerTable,
-  recorded: readonly string[],
-): { all: string[]; now: string[]; tagged: boolean } {
-  const [facts] = journalFacts([j], new LedgerLinks(ledger.rows));
-  return {
-    all: [...new Set([...recorded, ...facts.ledgerKeys])],
-    now: facts.ledgerKeys,
-    tagged: facts.kichoTags.length > 0,
-  };
+export function deleteOutcomeKind(answer: DeleteAnswer): OutcomeKind {
+  switch (answer.kind) {
+    case 'deleted':
+    case 'absent':
+      return 'done';
+    case 'rejected':
+      return 'rejected';
+    case 'unknown':
+      return 'unknown';
+    case 'still-there':
+    case 'rate-limited':
+    case 'unauthorized':
+    case 'not-sent':
+      return 'returned';
+  }
 }
+
+/** The 結果 a settle writes on a row; its 状態 follows from the outcome's kind. */
+export interface RowResult {
+  結果: string;
+  更新日時: string;
+}
+
+/** One row's outcome as a settle writes it (an act's, or one decided without an act). */
+type RowOutcome = Pick<Acted<RowResult, never>, 'kind' | 'answer'>;
+
+/** The row's new cells for an outcome. */
+export function outcomePatch(o: RowOutcome): Partial<DuplicateRecord> {
+  return { 状態: STATE_OF[SETTLES_TO[o.kind]], 結果: o.answer.結果, 更新日時: o.answer.更新日時 };
+}
+
+/** An answer that stops the run (MF refused our authentication, Apps Script refused to send): its words. */
+type DeleteStop = string;
 
 function rowsByJournal(table: DuplicateTable): Map<string, DuplicateRow> {
   const out = new Map<string, DuplicateRow>();
   for (const r of table.rows) out.set(canonical(String(r.record.仕訳ID)), r);
   return out;
-}
-
-const DAY_MS = 86_400_000;
-
-function shiftDate(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/**
- * The windows to list for these journals: each group's dates, merged when they overlap or lie within
- * WINDOW_GAP_DAYS of each other. Calls grow with windows and pages, never with rows.
- */
-export function lookupWindows(members: readonly RecordedMember[]): DateWindow[] {
-  const byGroup = new Map<string, DateWindow>();
-  for (const m of members) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(m.date)) continue;
-    const w = byGroup.get(m.group);
-    if (!w) byGroup.set(m.group, { start: m.date, end: m.date });
-    else {
-      if (m.date < w.start) w.start = m.date;
-      if (m.date > w.end) w.end = m.date;
-    }
-  }
-  const sorted = [...byGroup.values()].sort((a, b) => a.start.localeCompare(b.start));
-  const out: DateWindow[] = [];
-  for (const w of sorted) {
-    const last = out.length > 0 ? out[out.length - 1] : undefined;
-    if (last && w.start <= shiftDate(last.end, WINDOW_GAP_DAYS)) {
-      if (w.end > last.end) last.end = w.end;
-    } else out.push({ ...w });
-  }
-  return out;
-}
-
-/** What MF holds of some recorded journals: listed, or looked up by id when the listing missed them. */
-interface MfView {
-  listed: Map<string, AuditJournal>;
-  /** Looked up by id after the listing missed them: null = MF has no such journal. */
-  byId: Map<string, AuditJournal | null>;
-}
-
-function current(view: MfView, cid: string): AuditJournal | null | undefined {
-  return view.listed.get(cid) ?? view.byId.get(cid);
-}
-
-/**
- * One listing for the groups' windows; then, by id, only the journals in `confirm` it did not show (a
- * journal gone, or dated elsewhere now): a delete's "already gone" must be MF's own answer.
- */
-function lookInMf(
-  deleter: DeleterPort,
-  members: readonly RecordedMember[],
-  confirm: readonly RecordedMember[],
-): MfView {
-  const wanted = new Set(members.map((m) => canonical(m.id)));
-  const listed = wanted.size === 0 ? new Map() : deleter.journalsIn(lookupWindows(members), wanted);
-  const byId = new Map<string, AuditJournal | null>();
-  for (const m of confirm) {
-    const cid = canonical(m.id);
-    if (listed.has(cid) || byId.has(cid)) continue;
-    byId.set(cid, deleter.journal(m.id));
-  }
-  return { listed, byId };
-}
-
-/** The statement line behind a journal now (MF line id, or a CSV line's 台帳 key), or null. */
-function statementLineOf(j: AuditJournal, ledger: LedgerTable): string | null {
-  return journalFacts([j], new LedgerLinks(ledger.rows))[0].lineId;
-}
-
-/**
- * A group the audit took for possibly two real payments (each journal its own line): deleting a journal
- * whose line no kept journal shares leaves that line with no journal at all (simulation seed 978265).
- */
-function leavesLineBare(
-  g: PlannedGroup,
-  journal: AuditJournal,
-  alive: readonly RecordedMember[],
-  view: MfView,
-  ledger: LedgerTable,
-): boolean {
-  if (!g.members.some((m) => m.proposal === PROPOSAL.genuine)) return false;
-  const line = statementLineOf(journal, ledger);
-  if (line === null) return false;
-  return !alive.some((s) => {
-    const kept = view.listed.get(canonical(s.id));
-    return kept !== undefined && statementLineOf(kept, ledger) === line;
-  });
-}
-
-/**
- * The group's journals that keep it: survivors MF still holds as the audit saw them. None → the reason, in
- * the group's words (each journal to keep and what MF says of it).
- */
-function keepers(g: PlannedGroup, view: MfView): { alive: RecordedMember[]; refusal: string | null } {
-  const alive: RecordedMember[] = [];
-  const parts: string[] = [];
-  for (const s of g.survivors) {
-    const j = view.listed.get(canonical(s.id));
-    if (j && unchangedJournal(j, s)) alive.push(s);
-    else parts.push(j ? DELETE_MSG.keptChanged(s.id) : DELETE_MSG.keptGone(s.id));
-  }
-  return { alive, refusal: alive.length > 0 ? null : DELETE_MSG.keptMissing(g.group, parts) };
-}
-
-/** A journal deleted (or found gone), with what ties it to the 台帳. */
-export interface DeletedJournal {
-  id: string;
-  /** Its record entry (null: a row the record does not hold — the 台帳 is not touched for it). */
-  member: RecordedMember | null;
-  /** 台帳 keys found at the claim (the journal's tag and line against the 台帳 then). */
-  claimKeys: readonly string[];
-}
-
-/**
- * The 台帳 after journals were deleted: each row tied to a deleted journal (the record's keys for it, the
- * keys found at its claim, or MF仕訳ID) keeps a surviving journal of its own from the same recorded group, or
- * becomes 除外. `alive` are the group's journals MF was seen to hold (the only ones named or relinked to).
- * A 完了 row whose own journal survives, an 除外 row and a row being sent are left alone.
- */
-export function ledgerChangesForDeleted(
-  ledger: LedgerTable,
-  deleted: readonly DeletedJournal[],
-  alive: ReadonlyMap<string, readonly RecordedMember[]>,
-  who: string,
-  now: string,
-  at: string,
-): { changes: RowChange[]; excluded: number; relinked: number; messages: string[] } {
-  const changes: RowChange[] = [];
-  const messages: string[] = [];
-  let excluded = 0;
-  let relinked = 0;
-  const deletedIds = new Set(deleted.map((d) => canonical(d.id)));
-  const touched = new Set<number>();
-  for (const d of deleted) {
-    if (!d.member) {
-      messages.push(DELETE_MSG.unrecorded(d.id));
-      continue;
-    }
-    const dId = canonical(d.id);
-    const keys = new Set([...d.member.keys, ...d.claimKeys]);
-    const kept = (alive.get(d.member.group) ?? []).filter((m) => !deletedIds.has(canonical(m.id)));
-    for (const row of ledger.rows) {
-      if (touched.has(row.rowNumber)) continue;
-      const key = row.record.キー;
-      const ownJournal = row.record.MF仕訳ID.trim();
-      const tied = keys.has(key) || (ownJournal !== '' && canonical(ownJournal) === dId);
-      if (!tied) continue;
-      const state = row.record.状態;
-      if (state === '除外') continue;
-      if (
-        state === '完了' &&
-        ownJournal !== '' &&
-        canonical(ownJournal) !== dId &&
-        !deletedIds.has(canonical(ownJournal))
-      )
-        continue;
-      if (state === '送信中') {
-        messages.push(DELETE_MSG.ledgerSending(key));
-        continue;
-      }
-      touched.add(row.rowNumber);
-      const mine = kept.find((k) => k.keys.includes(key));
-      if (mine) {
-        relinked++;
-        changes.push({
-          key,
-          rowNumber: row.rowNumber,
-          patch: {
-            状態: transition(state, '完了', '重複を削除: relinked to a surviving journal'),
-            MF仕訳ID: mine.id,
-            更新日時: now,
-            ...(row.record.完了日時 === '' ? { 完了日時: now } : {}),
-            メモ: DELETE_MSG.ledgerRelinked(d.id, mine.id),
-          },
-        });
-        continue;
-      }
-      excluded++;
-      changes.push({
-        key,
-        rowNumber: row.rowNumber,
-        patch: {
-          状態: transition(state, '除外', '重複を削除: its journal deleted'),
-          更新日時: now,
-          メモ: DELETE_MSG.ledgerExcluded(
-            d.id,
-            kept.map((k) => k.id),
-            who,
-            at,
-          ),
-        },
-      });
-    }
-  }
-  return { changes, excluded, relinked, messages };
 }
 
 /** What a settle needs besides the outcomes: the record's entries and the journals seen alive. */
@@ -431,10 +172,14 @@ interface SettleContext {
   claimKeys: ReadonlyMap<string, readonly string[]>;
 }
 
-/** Writes sheet outcomes and the 台帳 rows they settle, under the lock (the 台帳 first: see the header). */
+/**
+ * 5. The settle, under the lock: each row found again by its journal and given its outcome; the 台帳 rows
+ * tied to a journal now gone settled first (if the run dies before the sheet's write, the next lookup
+ * finds the journal gone and settles the 台帳 again, which changes nothing the second time).
+ */
 function settle(
   input: DeletionInput,
-  outcomes: ReadonlyMap<string, Partial<DuplicateRecord>>,
+  outcomes: ReadonlyMap<string, RowOutcome>,
   expected: ReadonlyMap<string, { 状態: string; 更新日時: string }> | null,
   context: SettleContext,
 ): { excluded: number; relinked: number; messages: string[]; written: Set<string> } {
@@ -443,17 +188,21 @@ function settle(
   const byJournal = rowsByJournal(table);
   const changes: DuplicateChange[] = [];
   const written = new Set<string>();
-  for (const [cid, patch] of outcomes) {
+  for (const [cid, outcome] of outcomes) {
     const row = byJournal.get(cid);
     if (!row) continue;
     // A recovery writes only over the state it looked up (another run may have settled it since).
     const was = expected?.get(cid);
     if (was && (row.record.状態 !== was.状態 || String(row.record.更新日時) !== was.更新日時)) continue;
-    changes.push({ journalId: String(row.record.仕訳ID), rowNumber: row.rowNumber, patch });
+    changes.push({
+      journalId: String(row.record.仕訳ID),
+      rowNumber: row.rowNumber,
+      patch: outcomePatch(outcome),
+    });
     written.add(cid);
   }
   const deleted: DeletedJournal[] = [...written]
-    .filter((cid) => outcomes.get(cid)?.状態 === DELETE_STATE.deleted)
+    .filter((cid) => SETTLES_TO[outcomes.get(cid)?.kind ?? 'returned'] === 'done')
     .map((cid) => {
       const id = String(byJournal.get(cid)?.record.仕訳ID ?? cid);
       return { id, member: context.member(id), claimKeys: context.claimKeys.get(cid) ?? [] };
@@ -469,8 +218,6 @@ function settle(
       now,
       input.clock.stamp(),
     );
-    // The 台帳 first: if the run dies before the sheet's write, the next lookup finds the journal gone
-    // and settles the 台帳 again, which changes nothing the second time.
     input.ledger.write(ledger, ledgerResult.changes);
   }
   input.sheet.write(table, changes);
@@ -482,21 +229,23 @@ function memberOf(record: RecordView | RecordProblem): (id: string) => RecordedM
 }
 
 /**
- * Rows whose delete may have reached MF and whose execution is gone (削除中 past the lease, or 不明):
- * looked up in MF (one listing for their groups, then by id what it missed), then settled under the lock.
- * Never sends a DELETE.
+ * 1. Recovery: rows whose delete may have reached MF and whose execution is gone (削除中 past the lease, or
+ * 不明) looked up in MF (one listing for their groups, then by id what it missed), then settled under the
+ * lock. Never sends a DELETE.
  */
-export function recoverDeletions(input: DeletionInput): DeletionSummary {
-  const summary = emptySummary();
+function recover(input: DeletionInput, summary: DeletionSummary): 'recovered' | 'busy' {
   const lease = input.leaseMs ?? LEASE_MS;
   const nowMs = input.clock.now();
-  const stale = input.sheet.read().rows.filter((r) => {
-    if (r.record.状態 === DELETE_STATE.unknown) return true;
-    if (r.record.状態 !== DELETE_STATE.claimed) return false;
-    const t = Date.parse(String(r.record.更新日時));
-    return !Number.isFinite(t) || nowMs - t >= lease;
-  });
-  if (stale.length === 0) return summary;
+  const stale = input.sheet
+    .read()
+    .rows.filter((r) =>
+      recoverable(
+        deleteClaimState(String(r.record.状態)),
+        nowMs - Date.parse(String(r.record.更新日時)),
+        lease,
+      ),
+    );
+  if (stale.length === 0) return 'recovered';
   const record = input.record();
   const member = memberOf(record);
   const recorded = stale.map((r) => member(String(r.record.仕訳ID))).filter((m): m is RecordedMember => !!m);
@@ -513,9 +262,9 @@ export function recoverDeletions(input: DeletionInput): DeletionSummary {
     }
   } catch (e) {
     summary.messages.push(DELETE_MSG.unknown(e instanceof Error ? e.message : String(e)));
-    return summary;
+    return 'recovered';
   }
-  const outcomes = new Map<string, Partial<DuplicateRecord>>();
+  const outcomes = new Map<string, RowOutcome>();
   const expected = new Map<string, { 状態: string; 更新日時: string }>();
   const idOf = new Map(stale.map((r) => [canonical(String(r.record.仕訳ID)), String(r.record.仕訳ID)]));
   const at = input.clock.iso();
@@ -529,8 +278,8 @@ export function recoverDeletions(input: DeletionInput): DeletionSummary {
     outcomes.set(
       cid,
       journal === null
-        ? { 状態: DELETE_STATE.deleted, 結果: DELETE_MSG.foundGone(shown), 更新日時: at }
-        : { 状態: DELETE_STATE.none, 結果: DELETE_MSG.claimNotSent, 更新日時: at },
+        ? { kind: 'done', answer: { 結果: DELETE_MSG.foundGone(shown), 更新日時: at } }
+        : { kind: 'returned', answer: { 結果: DELETE_MSG.claimNotSent, 更新日時: at } },
     );
   }
   // The group's journals MF holds: the ones a 台帳 row may be relinked to or told about.
@@ -545,53 +294,85 @@ export function recoverDeletions(input: DeletionInput): DeletionSummary {
   );
   if (!settled) {
     summary.busy = true;
-    return summary;
+    return 'busy';
   }
   const done = settled.value;
   summary.recovered = done.written.size;
   for (const cid of done.written) {
-    const o = outcomes.get(cid);
-    if (o?.状態 === DELETE_STATE.deleted) summary.deleted.push(idOf.get(cid) ?? cid);
+    if (outcomes.get(cid)?.kind === 'done') summary.deleted.push(idOf.get(cid) ?? cid);
     else summary.stillThere++;
   }
   summary.ledgerExcluded += done.excluded;
   summary.ledgerRelinked += done.relinked;
   summary.messages.push(...done.messages);
+  return 'recovered';
+}
+
+/** Recovery on its own (重複点検 runs it before each audit). */
+export function recoverDeletions(input: DeletionInput): DeletionSummary {
+  const summary = emptySummary();
+  recover(input, summary);
   return summary;
 }
 
-/** What the MF check decided before the claim: per group, refused (why) or the journals that keep it. */
-interface GroupVerdicts {
-  refused: Map<string, string>;
-  alive: Map<string, RecordedMember[]>;
+/** What the look before the claim found: the record it read, MF's view and each group's verdict. */
+interface Looked {
+  record: RecordView | RecordProblem;
+  view: MfView;
+  judged: GroupVerdicts;
 }
 
-function verdicts(groups: readonly PlannedGroup[], view: MfView): GroupVerdicts {
-  const refused = new Map<string, string>();
-  const alive = new Map<string, RecordedMember[]>();
-  for (const g of groups) {
-    const k = keepers(g, view);
-    if (k.refusal) refused.set(g.group, k.refusal);
-    else alive.set(g.group, k.alive);
+/** 2. The look, outside the lock: the plan still the dialog's, then MF asked about its groups. */
+function look(input: DeletionInput, token: string, summary: DeletionSummary): Looked | string {
+  const record = input.record();
+  const plan = planDeletion(input.sheet.read(), record, input.digest);
+  if (plan.token !== token) {
+    summary.refusedPlan = true;
+    return DELETE_MSG.planChanged;
   }
-  return { refused, alive };
+  for (const r of plan.refused) {
+    summary.refusedGroups.push(r.group);
+    summary.messages.push(r.message);
+  }
+  // One listing for the groups' windows: each group must still hold a journal to keep, and each
+  // journal to delete must still be the one the audit recorded.
+  let view: MfView = { listed: new Map(), byId: new Map() };
+  if (plan.groups.length > 0) {
+    try {
+      view = lookInMf(
+        input.deleter,
+        plan.groups.flatMap((g) => [...g.members]),
+        plan.planned.map((p) => p.member),
+      );
+    } catch (e) {
+      return DELETE_MSG.lookupFailed(e instanceof Error ? e.message : String(e));
+    }
+  }
+  return { record, view, judged: verdicts(plan.groups, view) };
+}
+
+/** What the claim section decided: the journals claimed, and outcomes that need no DELETE. */
+interface Claimed {
+  ids: string[];
+  /** Journals MF no longer had (settled as deleted with the batch). */
+  gone: Map<string, RowOutcome>;
+  /** 台帳 keys found for each claimed journal (the settle finds its rows by them). */
+  keys: Map<string, string[]>;
 }
 
 /**
- * Under the lock: re-reads the plan (null when it changed since the dialog), writes every refusal on its
- * rows, and claims each journal still the one the audit recorded, in a group MF still keeps a journal of;
- * journals already gone or changed get their outcome here. Returns the claimed ids.
+ * 3. The claim, under the lock: re-reads the plan (null when it changed since the dialog), writes every
+ * refusal on its rows, and claims each journal still the one the audit recorded, in a group MF still
+ * keeps a journal of; a journal already gone gets its outcome here, settled with the batch.
  */
-function claimDeletions(
+function claim(
   input: DeletionInput,
   token: string,
-  view: MfView,
-  judged: GroupVerdicts,
-  outcomes: Map<string, Partial<DuplicateRecord>>,
-  claimKeys: Map<string, string[]>,
+  looked: Looked,
   summary: DeletionSummary,
-): string[] | null {
-  const claimed: string[] = [];
+): Claimed | null {
+  const { view, judged } = looked;
+  const out: Claimed = { ids: [], gone: new Map(), keys: new Map() };
   const table = input.sheet.read();
   const again = planDeletion(table, input.record(), input.digest);
   if (again.token !== token) return null;
@@ -605,6 +386,13 @@ function claimDeletions(
     if (!row || (row.record.状態 !== DELETE_STATE.none && row.record.状態 !== DELETE_STATE.failed)) return;
     claims.push({ journalId: String(row.record.仕訳ID), rowNumber, patch: { 結果: message, 更新日時: now } });
   };
+  /** A refusal of one journal: no state, and why on its row. */
+  const refuse = (p: { journalId: string; rowNumber: number }, message: string) =>
+    claims.push({
+      journalId: p.journalId,
+      rowNumber: p.rowNumber,
+      patch: { 状態: DELETE_STATE.none, 結果: message, 更新日時: now },
+    });
   for (const r of again.refused) for (const n of r.rows) tell(n, r.message);
   for (const g of again.groups) {
     const refusal = judged.refused.get(g.group);
@@ -618,40 +406,27 @@ function claimDeletions(
       const cid = canonical(p.journalId);
       const journal = current(view, cid);
       if (journal === null) {
-        // Already gone: nothing to send; settled below like a delete.
-        outcomes.set(cid, {
-          状態: DELETE_STATE.deleted,
-          結果: DELETE_MSG.absent(input.clock.stamp()),
-          更新日時: now,
+        // Already gone: nothing to send; settled with the batch like a delete.
+        out.gone.set(cid, {
+          kind: 'done',
+          answer: { 結果: DELETE_MSG.absent(input.clock.stamp()), 更新日時: now },
         });
         summary.absent.push(p.journalId);
         continue;
       }
       if (!journal || !unchangedJournal(journal, p.member)) {
-        claims.push({
-          journalId: p.journalId,
-          rowNumber: p.rowNumber,
-          patch: { 状態: DELETE_STATE.none, 結果: DELETE_MSG.changed, 更新日時: now },
-        });
+        refuse(p, DELETE_MSG.changed);
         summary.changed++;
         continue;
       }
       const holder = input.archivedHolder?.(journal) ?? null;
       if (holder !== null) {
-        claims.push({
-          journalId: p.journalId,
-          rowNumber: p.rowNumber,
-          patch: { 状態: DELETE_STATE.none, 結果: DELETE_MSG.archived(holder), 更新日時: now },
-        });
+        refuse(p, DELETE_MSG.archived(holder));
         summary.archived++;
         continue;
       }
       if (leavesLineBare(g, journal, judged.alive.get(g.group) ?? [], view, ledger)) {
-        claims.push({
-          journalId: p.journalId,
-          rowNumber: p.rowNumber,
-          patch: { 状態: DELETE_STATE.none, 結果: DELETE_MSG.lineLeftBare, 更新日時: now },
-        });
+        refuse(p, DELETE_MSG.lineLeftBare);
         summary.lineLeftBare++;
         continue;
       }
@@ -659,31 +434,147 @@ function claimDeletions(
       if (found.tagged && found.now.length === 0) {
         // kicho posted it, yet no 台帳 row holds it (rows deleted, the 台帳 replaced): the settle would have
         // no row to mark 除外, and the line would lose its journal unseen (simulation seed 19).
-        claims.push({
-          journalId: p.journalId,
-          rowNumber: p.rowNumber,
-          patch: { 状態: DELETE_STATE.none, 結果: DELETE_MSG.rowless, 更新日時: now },
-        });
+        refuse(p, DELETE_MSG.rowless);
         summary.rowless++;
         continue;
       }
-      const keys = found.all;
-      claimKeys.set(cid, keys);
+      out.keys.set(cid, found.all);
       claims.push({
         journalId: p.journalId,
         rowNumber: p.rowNumber,
         patch: {
           状態: DELETE_STATE.claimed,
           結果: DELETE_MSG.claimed(input.who, input.clock.stamp()),
-          台帳のキー: keys.join(', '),
+          台帳のキー: found.all.join(', '),
           更新日時: now,
         },
       });
-      claimed.push(p.journalId);
+      out.ids.push(p.journalId);
     }
   }
   input.sheet.write(table, claims);
-  return claimed;
+  return out;
+}
+
+/**
+ * 4. One DELETE, outside the lock. A 429 means MF did nothing with it: sent again after the wait MF asked
+ * for, at most twice. An unknown answer is never guessed: MF is asked at once whether the journal is there.
+ */
+function deleteOnce(input: DeletionInput, id: string): DeleteAnswer {
+  let result = input.deleter.deleteJournal(id);
+  for (let retry = 0; result.kind === 'rate-limited' && retry < RATE_LIMIT_RETRIES; retry++) {
+    input.clock.sleep(result.retryAfterMs ?? 1000);
+    result = input.deleter.deleteJournal(id);
+  }
+  if (result.kind !== 'unknown') return result;
+  try {
+    return input.deleter.journal(id) === null ? { kind: 'deleted' } : { kind: 'still-there' };
+  } catch (_e) {
+    // MF cannot tell now: 不明, looked up by the next audit or delete.
+    return result;
+  }
+}
+
+/** The answer as the skeleton sees it, counted into the summary (as it comes: a lost settle keeps the count). */
+function sorted(
+  input: DeletionInput,
+  summary: DeletionSummary,
+  id: string,
+  answer: DeleteAnswer,
+): Acted<RowResult, DeleteStop> {
+  const kind = deleteOutcomeKind(answer);
+  // The time of the answer, before the words that name it (a stamp is a call of its own).
+  const at = input.clock.iso();
+  const result = (結果: string, stop?: DeleteStop) => ({ kind, answer: { 結果, 更新日時: at }, stop });
+  switch (answer.kind) {
+    case 'deleted':
+      summary.deleted.push(id);
+      return result(DELETE_MSG.deleted(input.who, input.clock.stamp()));
+    case 'absent':
+      summary.absent.push(id);
+      return result(DELETE_MSG.absent(input.clock.stamp()));
+    case 'still-there':
+      summary.stillThere++;
+      return result(DELETE_MSG.stillThere);
+    case 'unknown':
+      summary.unknown++;
+      return result(DELETE_MSG.unknown(answer.reason));
+    case 'rejected':
+      summary.failed++;
+      return result(answer.explanation);
+    case 'rate-limited':
+      summary.returned++;
+      return result(DELETE_MSG.notSent(DELETE_MSG.rateLimited));
+    case 'unauthorized':
+    case 'not-sent': {
+      const reason = answer.kind === 'unauthorized' ? answer.message : answer.reason;
+      summary.returned++;
+      summary.messages.push(reason);
+      return result(DELETE_MSG.notSent(reason), reason);
+    }
+  }
+}
+
+/** Deletion as the skeleton's job: the steps above, with what each adds to the summary. */
+function deletionJob(
+  input: DeletionInput,
+  token: string,
+  summary: DeletionSummary,
+): ExactlyOnceJob<string, RowResult, DeleteStop> {
+  let looked: Looked | null = null;
+  let claimed: Claimed | null = null;
+  return {
+    lock: input.lock,
+    recover: () => recover(input, summary),
+    look() {
+      const found = look(input, token, summary);
+      if (typeof found === 'string') return found;
+      looked = found;
+      return null;
+    },
+    // A person confirmed this plan whole: it is claimed in one section, settled in the next.
+    room: () => Number.POSITIVE_INFINITY,
+    lockedPhase(batch) {
+      if (!looked) throw new Error('重複を削除: claimed before the look');
+      if (batch === null) {
+        claimed = claim(input, token, looked, summary);
+        if (claimed === null) {
+          summary.refusedPlan = true;
+          return { kind: 'refused', message: DELETE_MSG.planChanged };
+        }
+        const nothing = claimed.ids.length === 0 && claimed.gone.size === 0;
+        return nothing ? { kind: 'nothing' } : { kind: 'claimed', claims: claimed.ids };
+      }
+      const outcomes = new Map(claimed?.gone);
+      batch.claims.forEach((id, i) => {
+        outcomes.set(canonical(id), batch.outcomes[i]);
+      });
+      const context = {
+        member: memberOf(looked.record),
+        alive: looked.judged.alive,
+        claimKeys: claimed?.keys ?? new Map(),
+      };
+      const done = settle(input, outcomes, null, context);
+      summary.ledgerExcluded += done.excluded;
+      summary.ledgerRelinked += done.relinked;
+      summary.messages.push(...done.messages);
+      return { kind: 'nothing' };
+    },
+    outOfTime: () => input.clock.now() - input.startedAt >= STOP_SENDING_AT_MS,
+    act: (id) => sorted(input, summary, id, deleteOnce(input, id)),
+    notActed(_id, why) {
+      summary.returned++;
+      const reason = why.kind === 'time' ? DELETE_MSG.time : DELETE_MSG.stopped;
+      return { 結果: DELETE_MSG.notSent(reason), 更新日時: input.clock.iso() };
+    },
+  };
+}
+
+/** Why the run ended, in the summary's terms (the counts were kept as the steps went). */
+function ending(summary: DeletionSummary, end: RunEnd<DeleteStop>): void {
+  // The claims of a batch whose settle found the lock held stay 削除中: recovery looks them up after the lease.
+  if (end.kind === 'busy') summary.busy = true;
+  if (end.kind === 'refused') summary.messages.push(end.message);
 }
 
 /**
@@ -691,146 +582,7 @@ function claimDeletions(
  * nothing is deleted. Stale claims are recovered first.
  */
 export function deleteDuplicates(input: DeletionInput, token: string): DeletionSummary {
-  const summary = recoverDeletions(input);
-  if (summary.busy) return summary;
-  const record = input.record();
-  const plan = planDeletion(input.sheet.read(), record, input.digest);
-  if (plan.token !== token) {
-    summary.refusedPlan = true;
-    summary.messages.push(DELETE_MSG.planChanged);
-    return summary;
-  }
-  for (const r of plan.refused) {
-    summary.refusedGroups.push(r.group);
-    summary.messages.push(r.message);
-  }
-  // Look first (one listing for the groups' windows): each group must still hold a journal to keep, and
-  // each journal to delete must still be the one the audit recorded.
-  let view: MfView = { listed: new Map(), byId: new Map() };
-  if (plan.groups.length > 0) {
-    try {
-      view = lookInMf(
-        input.deleter,
-        plan.groups.flatMap((g) => [...g.members]),
-        plan.planned.map((p) => p.member),
-      );
-    } catch (e) {
-      summary.messages.push(DELETE_MSG.lookupFailed(e instanceof Error ? e.message : String(e)));
-      return summary;
-    }
-  }
-  const judged = verdicts(plan.groups, view);
-  const outcomes = new Map<string, Partial<DuplicateRecord>>();
-  const claimKeys = new Map<string, string[]>();
-  // The claim is flushed (by underLock) before anything is sent.
-  const locked = underLock(input.lock, () =>
-    claimDeletions(input, token, view, judged, outcomes, claimKeys, summary),
-  );
-  if (locked === null) {
-    summary.busy = true;
-    return summary;
-  }
-  if (locked.value === null) {
-    summary.refusedPlan = true;
-    summary.messages.push(DELETE_MSG.planChanged);
-    return summary;
-  }
-  const claimed = locked.value;
-  let stop: string | null = null;
-  for (const id of claimed) {
-    const cid = canonical(id);
-    const now = input.clock.iso();
-    if (stop === null && input.clock.now() - input.startedAt >= STOP_SENDING_AT_MS) stop = DELETE_MSG.time;
-    if (stop !== null) {
-      outcomes.set(cid, { 状態: DELETE_STATE.none, 結果: DELETE_MSG.notSent(stop), 更新日時: now });
-      summary.returned++;
-      continue;
-    }
-    let result = input.deleter.deleteJournal(id);
-    // A 429 means MF did nothing with it: sent again after the wait MF asked for, at most twice.
-    for (let retry = 0; result.kind === 'rate-limited' && retry < RATE_LIMIT_RETRIES; retry++) {
-      input.clock.sleep(result.retryAfterMs ?? 1000);
-      result = input.deleter.deleteJournal(id);
-    }
-    if (result.kind === 'unknown') {
-      // Never guessed: MF is asked whether the journal is still there.
-      try {
-        const journal = input.deleter.journal(id);
-        if (journal === null) result = { kind: 'deleted' };
-        else {
-          outcomes.set(cid, {
-            状態: DELETE_STATE.none,
-            結果: DELETE_MSG.stillThere,
-            更新日時: input.clock.iso(),
-          });
-          summary.stillThere++;
-          continue;
-        }
-      } catch (_e) {
-        // MF cannot tell now: 不明, looked up by the next audit or delete.
-      }
-    }
-    const at = input.clock.iso();
-    switch (result.kind) {
-      case 'deleted':
-        outcomes.set(cid, {
-          状態: DELETE_STATE.deleted,
-          結果: DELETE_MSG.deleted(input.who, input.clock.stamp()),
-          更新日時: at,
-        });
-        summary.deleted.push(id);
-        break;
-      case 'absent':
-        outcomes.set(cid, {
-          状態: DELETE_STATE.deleted,
-          結果: DELETE_MSG.absent(input.clock.stamp()),
-          更新日時: at,
-        });
-        summary.absent.push(id);
-        break;
-      case 'unknown':
-        outcomes.set(cid, {
-          状態: DELETE_STATE.unknown,
-          結果: DELETE_MSG.unknown(result.reason),
-          更新日時: at,
-        });
-        summary.unknown++;
-        break;
-      case 'rejected':
-        outcomes.set(cid, { 状態: DELETE_STATE.failed, 結果: result.explanation, 更新日時: at });
-        summary.failed++;
-        break;
-      case 'rate-limited':
-        outcomes.set(cid, {
-          状態: DELETE_STATE.none,
-          結果: DELETE_MSG.notSent(DELETE_MSG.rateLimited),
-          更新日時: at,
-        });
-        summary.returned++;
-        break;
-      case 'unauthorized':
-      case 'not-sent': {
-        const reason = result.kind === 'unauthorized' ? result.message : result.reason;
-        outcomes.set(cid, { 状態: DELETE_STATE.none, 結果: DELETE_MSG.notSent(reason), 更新日時: at });
-        summary.returned++;
-        summary.messages.push(reason);
-        stop = DELETE_MSG.stopped;
-        break;
-      }
-    }
-  }
-
-  if (outcomes.size === 0) return summary;
-  const settled = underLock(input.lock, () =>
-    settle(input, outcomes, null, { member: memberOf(record), alive: judged.alive, claimKeys }),
-  );
-  if (!settled) {
-    // The claims stay 削除中: the next audit or delete looks them up after the lease.
-    summary.busy = true;
-    return summary;
-  }
-  summary.ledgerExcluded += settled.value.excluded;
-  summary.ledgerRelinked += settled.value.relinked;
-  summary.messages.push(...settled.value.messages);
+  const summary = emptySummary();
+  ending(summary, runExactlyOnce(deletionJob(input, token, summary)));
   return summary;
 }

@@ -3,6 +3,8 @@
  * through, what each kind of answer settles it to, what may be claimed and what recovery looks up.
  * Kept apart from the loop so an instance's row logic (posting.ts) can use it without the ports.
  */
+import { SAFETY } from '../safety';
+
 /**
  * An item's state in the skeleton's terms; each instance names its own (posting: 送信待ち, 送信中, 完了,
  * 失敗 or 要確認, 不明). `failed`: the effect did not happen and is not tried again until a person says so.
@@ -37,6 +39,8 @@ export function claimable(state: ClaimState | null): boolean {
 }
 
 /** What recovery looks up: an unknown answer, or a claim whose execution is gone (older than the lease). */
-export function recoverable(state: ClaimState, claimedAgeMs: number, leaseMs: number): boolean {
+export function recoverable(state: ClaimState | null, claimedAgeMs: number, leaseMs: number): boolean {
+  // Test build skeleton-no-recovery (safety.ts): nothing is ever looked up.
+  if (!SAFETY.recovery) return false;
   return state === 'unknown' || (state === 'claimed' && !(claimedAgeMs < leaseMs));
 }

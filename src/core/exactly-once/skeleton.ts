@@ -5,6 +5,7 @@
  *
  *   recover — claims a killed run left (older than the lease) and answers left unknown are looked up in
  *             MF, never acted on again blindly
+ *   (look)  — outside the lock, what the claim decides by (deletion: MF's view of the groups)
  *   claim   — under the lock: open items become claimed, written and flushed before the lock is released
  *   act     — outside the lock: one act per claim, its answer sorted into an {@link OutcomeKind}
  *   settle  — under the lock: each claim found again by key and moved to the state its outcome names
@@ -15,6 +16,7 @@
  * POSTs journals; duplicate deletion claims 重複点検 rows as 削除中 and DELETEs them.
  */
 import { type LockPort, underLock } from '../ports';
+import { SAFETY } from '../safety';
 import type { OutcomeKind } from './outcomes';
 
 /** One act's answer `A` as the skeleton sees it: its kind, and whether it stops the run (`S`). */
@@ -36,6 +38,10 @@ export interface Batch<C, A, S> {
 
 /** What one locked section did besides settling: claimed (written and flushed), nothing, or refused. */
 export type Section<C> =
+  /**
+   * `claims` may be empty when the section decided outcomes that need no act (deletion: a journal found
+   * already gone): the next section settles them, with no act in between.
+   */
   | { kind: 'claimed'; claims: readonly C[] }
   | { kind: 'nothing' }
   /** The section found the plan a person confirmed changed: nothing claimed. */
@@ -58,6 +64,11 @@ export interface ExactlyOnceJob<C, A, S> {
   lock: LockPort;
   /** Recovery before anything is claimed (lookups outside the lock, settled under it); 'busy' ends the run. */
   recover?(): 'recovered' | 'busy';
+  /**
+   * After recovery, before the first lock section: what the claim decides by, asked outside the lock (the
+   * section checks again what may have changed). A message ends the run with nothing claimed.
+   */
+  look?(): string | null;
   /** How many items the next section may claim (0: the budget is spent). Asked only while claiming goes on. */
   room(): number;
   /**
@@ -89,6 +100,11 @@ function actPhase<C, A, S>(job: ExactlyOnceJob<C, A, S>, claims: readonly C[]): 
       continue;
     }
     const acted = job.act(claim);
+    // Test build skeleton-unknown-reopens (safety.ts): an unknown answer settles as if never acted on.
+    if (acted.kind === 'unknown' && !SAFETY.unknownStaysUnknown) {
+      outcomes.push({ kind: 'returned', answer: job.notActed(claim, { kind: 'time' }) });
+      continue;
+    }
     outcomes.push(acted);
     if (acted.stop !== undefined) stop = { kind: 'answer', answer: acted.stop };
   }
@@ -101,7 +117,9 @@ function actPhase<C, A, S>(job: ExactlyOnceJob<C, A, S>, claims: readonly C[]): 
  * stops the run, or another run holds the lock.
  */
 export function runExactlyOnce<C, A, S>(job: ExactlyOnceJob<C, A, S>): RunEnd<S> {
-  if (job.recover?.() === 'busy') return { kind: 'busy', unsettled: false };
+  if (SAFETY.recovery && job.recover?.() === 'busy') return { kind: 'busy', unsettled: false };
+  const refused = job.look?.() ?? null;
+  if (refused !== null) return { kind: 'refused', message: refused };
   let sent: Batch<C, A, S> | null = null;
   let asked = 0;
   for (;;) {
@@ -109,9 +127,20 @@ export function runExactlyOnce<C, A, S>(job: ExactlyOnceJob<C, A, S>): RunEnd<S>
     // Room: none after a stop or a short batch (nothing more was open), else what the budget allows.
     const room = settle && (settle.stop || settle.claims.length < asked) ? 0 : job.room();
     if (room === 0 && !settle) return { kind: 'budget', spent: 'room' };
+    // Test build skeleton-no-settle-after-stop (safety.ts): a stopped batch is left claimed.
+    if (settle?.stop && !SAFETY.settleAfterStop)
+      return settle.stop.kind === 'answer'
+        ? { kind: 'stopped', by: settle.stop.answer }
+        : { kind: 'budget', spent: 'time' };
 
     // Settle-and-claim: one lock section, flushed before the lock is released.
-    const locked = underLock(job.lock, (): Section<C> => job.lockedPhase(settle, room));
+    const early: { batch?: Batch<C, A, S> } = {};
+    const locked = underLock(job.lock, (): Section<C> => {
+      const section = job.lockedPhase(settle, room);
+      // Test build skeleton-act-in-lock (safety.ts): the acts start before the section is flushed.
+      if (!SAFETY.actsAfterFlush && section.kind === 'claimed') early.batch = actPhase(job, section.claims);
+      return section;
+    });
     if (!locked) return { kind: 'busy', unsettled: settle !== null };
     if (settle) {
       job.settled?.(settle);
@@ -126,6 +155,6 @@ export function runExactlyOnce<C, A, S>(job: ExactlyOnceJob<C, A, S>): RunEnd<S>
 
     // Act: outside the lock, only on what the section claimed and flushed.
     asked = room;
-    sent = actPhase(job, section.claims);
+    sent = early.batch ?? actPhase(job, section.claims);
   }
 }
