@@ -21,6 +21,11 @@ export const MUTANTS = [
   'no-reorder-check',
   'no-people-yield',
   'no-recent-sends',
+  // The exactly-once skeleton's own pieces (test/sim-simulate/skeleton-mutants.test.ts).
+  'skeleton-act-in-lock',
+  'skeleton-unknown-reopens',
+  'skeleton-no-recovery',
+  'skeleton-no-settle-after-stop',
 ];
 
 function config(mutant) {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Same names as MUTANTS in webpack.config.mjs. */
+/** Same names as MUTANTS in webpack.config.mjs (with SKELETON_MUTANTS). */
 export const MUTANTS = [
   'no-lock',
   'no-flush',
@@ -20,7 +20,20 @@ export const MUTANTS = [
   'no-people-yield',
   'no-recent-sends',
 ] as const;
-export type Mutant = (typeof MUTANTS)[number];
+
+/**
+ * Test builds without one piece of the exactly-once skeleton (src/core/exactly-once/), which posting and
+ * duplicate deletion share: each must fail a posting test and a deletion test
+ * (test/sim-simulate/skeleton-mutants.test.ts).
+ */
+export const SKELETON_MUTANTS = [
+  'skeleton-act-in-lock',
+  'skeleton-unknown-reopens',
+  'skeleton-no-recovery',
+  'skeleton-no-settle-after-stop',
+] as const;
+export type SkeletonMutant = (typeof SKELETON_MUTANTS)[number];
+export type Mutant = (typeof MUTANTS)[number] | SkeletonMutant;
 
 export const MUTANT_DESCRIPTIONS: Record<Mutant, string> = {
   'no-lock': 'the script lock is not taken',
@@ -31,10 +44,15 @@ export const MUTANT_DESCRIPTIONS: Record<Mutant, string> = {
   'no-reorder-check': '台帳 writes are not checked for rows a person moved meanwhile',
   'no-people-yield': 'a row a person typed into while a run worked on it is written over',
   'no-recent-sends': 'a line sent a moment ago whose row was deleted comes back 未判定 and is sent again',
+  'skeleton-act-in-lock':
+    'the acts start inside the lock section that claimed them, before it is flushed and released',
+  'skeleton-unknown-reopens': 'an unknown answer is settled back to open, as if never acted on',
+  'skeleton-no-recovery': 'nothing is recoverable and a run’s recover step is skipped',
+  'skeleton-no-settle-after-stop': 'a batch an answer or the time stopped is left claimed, never settled',
 };
 
 export function isMutant(name: string): name is Mutant {
-  return (MUTANTS as readonly string[]).includes(name);
+  return ([...MUTANTS, ...SKELETON_MUTANTS] as readonly string[]).includes(name);
 }
 
 /** The bundle a run uses: dist/ (or KICHO_SIM_DIST), or dist-mutants/<mutant>/. */
@@ -43,9 +61,9 @@ export function bundleDirOf(mutant?: Mutant): string {
   return process.env.KICHO_SIM_DIST ? path.resolve(process.env.KICHO_SIM_DIST) : path.join(ROOT, 'dist');
 }
 
-/** Builds the given test builds (all five in one webpack run by default). Throws with webpack's output on failure. */
+/** Builds the given test builds (MUTANTS in one webpack run by default). Throws with webpack's output on failure. */
 export function buildMutants(names: readonly Mutant[] = MUTANTS): void {
-  const env = names.length === MUTANTS.length ? 'all' : names.join(',');
+  const env = names.join(',');
   const cli = path.join(ROOT, 'node_modules', 'webpack-cli', 'bin', 'cli.js');
   const r = spawnSync(process.execPath, [cli, '--mode', 'production', '--env', `mutant=${env}`], {
     cwd: ROOT,

@@ -3,6 +3,7 @@
  * 送信中 past its lease) is looked up before anything is ever sent again.
  */
 import { LEASE_MS } from './budget';
+import { recoverable } from './exactly-once/outcomes';
 import { isCsvKey, mfKey } from './keys';
 import { indexByKey, type LedgerRecord, type LedgerRow, type LedgerTable, type RowChange } from './ledger';
 import { OVERWRITTEN_MEMO } from './ledger-repair';
@@ -15,6 +16,7 @@ import {
   type ReconcileCandidate,
   underLock,
 } from './ports';
+import { claimStateOf } from './posting';
 import { isLedgerState, type LedgerState, transition } from './states';
 
 /** What reconcile writes in メモ and says at the end of a run. */
@@ -138,9 +140,9 @@ export function reconcileCandidates(
 ): ReconcileCandidate[] {
   const out: ReconcileCandidate[] = [];
   for (const row of rows) {
-    const state = row.record.状態;
-    const stale = state === '送信中' && nowMs - updatedMs(row.record) >= leaseMs;
-    if (state === '不明' || stale || strayState(row.record) || keyToRestore(row.record) !== null)
+    // 不明, or 送信中 past its lease: the skeleton's rule for what recovery looks up.
+    const recover = recoverable(claimStateOf(row.record.状態), nowMs - updatedMs(row.record), leaseMs);
+    if (recover || strayState(row.record) || keyToRestore(row.record) !== null)
       out.push({ key: row.record.キー, rowNumber: row.rowNumber, record: row.record });
   }
   return out;

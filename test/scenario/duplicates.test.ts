@@ -308,6 +308,52 @@ describe('重複を削除', () => {
     assert.equal(deletes(w), 1);
   });
 
+  test('MF refusing our authentication stops the deletes: the rest not sent, every claim settled back to no state', () => {
+    const { w, planted: p } = plantedWorld();
+    ok(w, 'auditDuplicates');
+    const chosen = [p.sameLine.copy, p.sameTag.copy, p.csvAndLine.csv];
+    for (const id of chosen) choose(w, id, '削除');
+    const token = dialogToken(w).token;
+    w.mf.injectFault({ kind: '401-once', match: { method: 'DELETE' }, times: Number.POSITIVE_INFINITY });
+    const r = ok(w, 'deleteDuplicates', [token]);
+    assert.equal(r.count, 0);
+    assert.equal(r.returned, 3, r.messages.join('\n'));
+    // The client asks again once after a 401 (a token refresh); no other journal is sent.
+    const targets = new Set(w.mf.requestLog.filter((e) => e.method === 'DELETE').map((e) => e.path));
+    assert.equal(targets.size, 1, 'the first refusal stops the run');
+    for (const id of chosen) {
+      assert.ok(exists(w, id));
+      const row = sheetRows(w).find((x) => x.仕訳ID === id);
+      assert.equal(row?.状態, '', `${id}: its claim settled`);
+      assert.equal(row?.操作, '削除');
+      assert.match(String(row?.結果), /削除を送りませんでした/);
+    }
+    assert.match(String(sheetRows(w).find((x) => x.仕訳ID === chosen[1])?.結果), /MF への送信を止めた/);
+  });
+
+  test('重複を削除 itself looks up a claim a killed run left, once its lease is over, before its own plan', () => {
+    const { w, planted: p } = plantedWorld();
+    ok(w, 'auditDuplicates');
+    choose(w, p.csvAndLine.csv, '削除');
+    const first = dialogToken(w).token;
+    let sent = false;
+    w.emu.world.beforeCall = (_exec, call) => {
+      if (sent) return 'kill';
+      if (call.s === 'fetch' && /"delete"|DELETE/i.test(JSON.stringify(call.a))) sent = true;
+      return undefined;
+    };
+    assert.equal(w.run('deleteDuplicates', { args: [first] }).status, 'killed');
+    w.emu.world.beforeCall = undefined;
+    assert.equal(sheetRows(w).find((x) => x.仕訳ID === p.csvAndLine.csv)?.状態, '削除中');
+    w.emu.world.clock.advance(11 * 60_000);
+    choose(w, p.sameLine.copy, '削除');
+    const r = ok(w, 'deleteDuplicates', [dialogToken(w).token]);
+    assert.deepEqual([...(r.deletedIds as string[])].sort(), [p.csvAndLine.csv, p.sameLine.copy].sort());
+    assert.equal(sheetRows(w).find((x) => x.仕訳ID === p.csvAndLine.csv)?.状態, '削除済み');
+    assert.equal(w.ledger().find((x) => x.キー === p.csvAndLine.csvKey)?.状態, '除外');
+    assert.equal(deletes(w), 2, 'the killed run’s journal is looked up, never sent again');
+  });
+
   test('a journal a row in 台帳アーカイブ holds is not deleted: bring the row back first; other deletes go ahead', () => {
     const { w, planted: p } = plantedWorld();
     w.setSetting('アーカイブまでの月数', '0');
