@@ -90,7 +90,7 @@ const TAGGED_GONE = 'KICHO_TAGGED_GONE';
  * event is found in MF by its tag among the journals of its own date — but a person may have changed
  * the row's 取引日 before it was posted (an event's key does not hold its date; a CSV key does, and a
  * CSV row with another date is never sent), and its journal is dated where the person put it. From
- * then on the tag is looked for in the whole accounting period (event-lookup.ts `tagWindows`). Kept
+ * then on the tag is looked for in the whole accounting period (mf/lookup.ts `journalsByTag`, wide). Kept
  * once set: 台帳を復元 lowers the mark but cannot bring these rows back, and an event may come back any day.
  */
 export function taggedRowsWentMissing(): boolean {

@@ -31,9 +31,10 @@ import {
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { replaceDataRows } from '../gas/workbook';
+import { mfLookup } from '../mf/lookup';
 import { watchDoneRows } from './done-rows';
+import { kichoJournalsIn } from './kicho-journals';
 import { preflight, settingsFor } from './preflight';
-import { kichoJournalsIn } from './restore';
 import { ruleFindings } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 
@@ -95,7 +96,7 @@ export function computeDryRun(ctx: RunContext): {
  */
 function taggedJournals(start: string, end: string): KichoJournalsInMf | null {
   try {
-    return kichoJournalsIn(mfClient(), start, end);
+    return kichoJournalsIn(mfLookup(mfClient()), start, end);
   } catch (_e) {
     return null;
   }

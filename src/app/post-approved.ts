@@ -33,12 +33,13 @@ import { readMasters } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
+import { mfLookup } from '../mf/lookup';
 import { indexRefusal } from './archive-index';
 import { watchDoneRows, withSentMark } from './done-rows';
+import { kichoJournalsIn } from './kicho-journals';
 import { mfSender } from './mf-sender';
 import { preflight, preflightLedgerHeader, settingsFor } from './preflight';
 import { noteSends } from './recent-sends';
-import { kichoJournalsIn } from './restore';
 import { learnFromApprovals } from './rule-sheet';
 import { type RunContext, type RunResult, runEntry } from './run';
 import { uncheckedLedgerTextReason } from './text-repair';
@@ -104,7 +105,7 @@ function lostLedger(
   if (rowsNow > 0 || archived > 0 || ledgerLooksLost(rowsNow, last))
     return lostLedgerReason(rowsNow, last, null);
   const window = importWindow(settings, today());
-  return lostLedgerReason(rowsNow, last, kichoJournalsIn(mf, window.start, window.end));
+  return lostLedgerReason(rowsNow, last, kichoJournalsIn(mfLookup(mf), window.start, window.end));
 }
 
 /** A dry run's plan, as the dialog's 実行 button sends it back. */
