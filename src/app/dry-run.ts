@@ -32,11 +32,11 @@ import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { replaceDataRows } from '../gas/workbook';
 import { mfLookup } from '../mf/lookup';
-import { watchDoneRows } from './done-rows';
-import { kichoJournalsIn } from './kicho-journals';
-import { preflight, settingsFor } from './preflight';
-import { ruleFindings } from './rule-sheet';
-import { type RunContext, type RunResult, runEntry } from './run';
+import { watchDoneRows } from '../services/done-rows';
+import { kichoJournalsIn } from '../services/kicho-journals';
+import { preflight, settingsFor } from '../services/preflight';
+import { ruleFindings } from '../services/rule-sheet';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 
 /** A dry run does not wait long for a busy lock: it reads without it (and skips the count). */
 const DRY_RUN_LOCK_WAIT_MS = 2_000;

@@ -44,12 +44,12 @@ import { readMasters, readSettings } from '../gas/settings-sheet';
 import { appendSource, readSources, saveSourceLayout } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
 import { mfLookup } from '../mf/lookup';
-import { archiveIndexRefusal, indexRefusal } from './archive-index';
+import { archiveIndexRefusal, indexRefusal } from '../services/archive-index';
+import { watchDoneRows } from '../services/done-rows';
+import { preflight } from '../services/preflight';
+import { holdRecentlySent } from '../services/recent-sends';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 import { recordStatementBalances, statementBalancesRefusal } from './balances';
-import { watchDoneRows } from './done-rows';
-import { preflight } from './preflight';
-import { holdRecentlySent } from './recent-sends';
-import { type RunContext, type RunResult, runEntry } from './run';
 
 const ACTION = 'CSVの取込';
 /** Lines shown in the dialog's preview table (every bad line is shown, whatever its count). */

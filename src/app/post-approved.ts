@@ -34,15 +34,15 @@ import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
 import { mfLookup } from '../mf/lookup';
-import { indexRefusal } from './archive-index';
-import { watchDoneRows, withSentMark } from './done-rows';
-import { kichoJournalsIn } from './kicho-journals';
-import { mfSender } from './mf-sender';
-import { preflight, preflightLedgerHeader, settingsFor } from './preflight';
-import { noteSends } from './recent-sends';
-import { learnFromApprovals } from './rule-sheet';
-import { type RunContext, type RunResult, runEntry } from './run';
-import { uncheckedLedgerTextReason } from './text-repair';
+import { indexRefusal } from '../services/archive-index';
+import { watchDoneRows, withSentMark } from '../services/done-rows';
+import { kichoJournalsIn } from '../services/kicho-journals';
+import { mfSender } from '../services/mf-sender';
+import { preflight, preflightLedgerHeader, settingsFor } from '../services/preflight';
+import { noteSends } from '../services/recent-sends';
+import { learnFromApprovals } from '../services/rule-sheet';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
+import { uncheckedLedgerTextReason } from '../services/text-repair';
 
 export const AUTH_FAILED = (message: string) =>
   `MFの認証に失敗したため、登録を途中で止めました（${message}）。APIキーが無効になったか、MFとの連携が解除された可能性があります。メニュー「記帳 > 接続と設定 > MFに接続」で接続し直してから、もう一度「登録を実行」してください。`;

@@ -21,15 +21,21 @@ import type { MfClient } from '../mf/client';
 import { canonicalId, IdMap } from '../mf/ids';
 import { mfLookup } from '../mf/lookup';
 import type { MfTransaction } from '../mf/types';
-import { archiveIndexRefusal, indexRefusal } from './archive-index';
-import { doneCountsWithArchive, goneMessage, lastDoneRows, noteTaggedGone, resetDoneRows } from './done-rows';
-import { kichoJournalsBetween } from './kicho-journals';
-import { preflight, settingsFor } from './preflight';
-import { recentlySent } from './recent-sends';
+import { archiveIndexRefusal, indexRefusal } from '../services/archive-index';
+import {
+  doneCountsWithArchive,
+  goneMessage,
+  lastDoneRows,
+  noteTaggedGone,
+  resetDoneRows,
+} from '../services/done-rows';
+import { kichoJournalsBetween } from '../services/kicho-journals';
+import { preflight, settingsFor } from '../services/preflight';
+import { recentlySent } from '../services/recent-sends';
 
 const JOURNALIZED = new Set(['registered', 'modified', 'new_voucher_attached']);
 
-import { type RunContext, type RunResult, runEntry } from './run';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 
 export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
   const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.masters);
