@@ -32,7 +32,6 @@ import { importTransactions } from './app/import-transactions';
 import { ntaKeyStatus, removeNtaKey, saveNtaKey } from './app/nta-key';
 import { onOpen } from './app/on-open';
 import { openReview } from './app/open-review';
-import { guarded } from './app/permission-gate';
 import { postApproved, postPreviewed } from './app/post-approved';
 import { checkReceivables } from './app/receivables';
 import { reconcile } from './app/reconcile';
@@ -43,6 +42,7 @@ import { openSettings, removeAiKey, saveAiKey, saveSettings, settingsForm } from
 import { setup } from './app/setup';
 import { addStarterRules, setupChecklist, setupWizard, showRulesSheet } from './app/setup-guide';
 import { disableWebhook, doPost, rotateWebhookSecret, webhookInfo } from './app/web-events';
+import { guarded } from './services/permission-gate';
 
 declare const global: Record<string, unknown>;
 

@@ -64,9 +64,14 @@ import { ledgerSheet } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { lastLedgerRows, recordLedgerRows } from '../gas/run-state';
 import { activeBook, readSheetValues } from '../gas/workbook';
-import { type DoneCounts, doneCountsWithArchive, settleDoubleCounted, watchDoneRows } from './done-rows';
-import { preflight, settingsFor } from './preflight';
-import { type RunContext, type RunResult, runEntry } from './run';
+import {
+  type DoneCounts,
+  doneCountsWithArchive,
+  settleDoubleCounted,
+  watchDoneRows,
+} from '../services/done-rows';
+import { preflight, settingsFor } from '../services/preflight';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 
 type Grid = unknown[][];
 

@@ -7,7 +7,7 @@ import { setCells, toCell } from '../gas/cells';
 import { spreadsheetUi } from '../gas/dialog';
 import { readSettingRows, readSettings } from '../gas/settings-sheet';
 import { appendRecords, ensureSheet } from '../gas/workbook';
-import { appendRunLog } from './run-log';
+import { appendRunLog } from '../services/run-log';
 import { scheduleMessage } from './setup';
 
 function setAutoRun(on: boolean): void {

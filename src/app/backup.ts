@@ -11,9 +11,9 @@ import { nowInZone } from '../gas/clock';
 import { ledgerSheet } from '../gas/ledger-sheet';
 import { underScriptLock } from '../gas/lock';
 import { activeBook } from '../gas/workbook';
+import { preflight, settingsFor } from '../services/preflight';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 import { runArchive } from './archive';
-import { preflight, settingsFor } from './preflight';
-import { type RunContext, type RunResult, runEntry } from './run';
 
 export { BACKUP_PREFIX };
 

@@ -31,8 +31,8 @@ import { readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
 import type { MfTrialBalance } from '../mf/types';
 import { accountingPeriodFor, addDays } from '../mf/windows';
-import { preflight, settingsFor } from './preflight';
-import { type RunContext, type RunResult, runEntry } from './run';
+import { preflight, settingsFor } from '../services/preflight';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 
 const ACTION = '残高照合';
 

@@ -13,13 +13,13 @@ import { type NarrowLedger, narrowLedger, scanColumns } from '../gas/ledger-scan
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { readInvoicePartnerValues, readMasters, readRuleValues } from '../gas/settings-sheet';
-import { aiConfig, claimForAi, judgeClaimed } from './ai-judge';
-import { ntaLookup } from './nta-lookup';
-import { preflight, settingsFor } from './preflight';
+import { aiConfig, claimForAi, judgeClaimed } from '../services/ai-judge';
+import { ntaLookup } from '../services/nta-lookup';
+import { preflight, settingsFor } from '../services/preflight';
+import { listedReviewKeys, refreshReviewSheet, reviewRowsOf } from '../services/review-sheet';
+import { adoptRuleCandidates, keepRulesCurrent } from '../services/rule-sheet';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 import { suggestDeposits } from './receivables';
-import { listedReviewKeys, refreshReviewSheet, reviewRowsOf } from './review-sheet';
-import { adoptRuleCandidates, keepRulesCurrent } from './rule-sheet';
-import { type RunContext, type RunResult, runEntry } from './run';
 
 /** What classification reads of every row: the rows to decide (状態) and to act on (操作), by key. */
 const CLASSIFY_COLUMNS = ['キー', '状態', '操作'] as const;

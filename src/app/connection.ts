@@ -23,8 +23,8 @@ import { currentUserEmail } from '../gas/session';
 import { DEFAULT_TOKEN_CACHE_KEY } from '../mf/auth';
 import { MfOfficeCodeError } from '../mf/errors';
 import { KICHO_SCOPES, SCOPE_LABELS } from '../mf/scopes';
-import { ownerMismatch } from './oauth-owner';
-import { appendRunLog } from './run-log';
+import { ownerMismatch } from '../services/oauth-owner';
+import { appendRunLog } from '../services/run-log';
 
 export interface ConnectionStatus {
   mode: 'apikey' | 'oauth' | 'none';

@@ -31,11 +31,12 @@ import {
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { replaceDataRows } from '../gas/workbook';
-import { watchDoneRows } from './done-rows';
-import { preflight, settingsFor } from './preflight';
-import { kichoJournalsIn } from './restore';
-import { ruleFindings } from './rule-sheet';
-import { type RunContext, type RunResult, runEntry } from './run';
+import { mfLookup } from '../mf/lookup';
+import { watchDoneRows } from '../services/done-rows';
+import { kichoJournalsIn } from '../services/kicho-journals';
+import { preflight, settingsFor } from '../services/preflight';
+import { ruleFindings } from '../services/rule-sheet';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 
 /** A dry run does not wait long for a busy lock: it reads without it (and skips the count). */
 const DRY_RUN_LOCK_WAIT_MS = 2_000;
@@ -95,7 +96,7 @@ export function computeDryRun(ctx: RunContext): {
  */
 function taggedJournals(start: string, end: string): KichoJournalsInMf | null {
   try {
-    return kichoJournalsIn(mfClient(), start, end);
+    return kichoJournalsIn(mfLookup(mfClient()), start, end);
   } catch (_e) {
     return null;
   }

@@ -36,10 +36,10 @@ import { readMasters, readSettings } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
 import { isIsoDate } from '../mf/windows';
-import { archiveIndexRefusal } from './archive-index';
+import { archiveIndexRefusal } from '../services/archive-index';
+import { preflight, settingsFor } from '../services/preflight';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 import { recoverStaleDeletions } from './duplicate-delete';
-import { preflight, settingsFor } from './preflight';
-import { type RunContext, type RunResult, runEntry } from './run';
 
 const ACTION = '重複点検';
 

@@ -27,7 +27,6 @@ import {
   newSource,
   sourceNameProblem,
 } from '../core/csv/sources';
-import { journalIdsByRemoteTag } from '../core/keys';
 import type { Masters } from '../core/masters';
 import { MF_BEHAVIOUR_MSG } from '../core/mf-behaviour';
 import { redactSecrets } from '../core/redact';
@@ -44,12 +43,13 @@ import { readMfBehaviour, readSelfTest, recordLedgerRows } from '../gas/run-stat
 import { readMasters, readSettings } from '../gas/settings-sheet';
 import { appendSource, readSources, saveSourceLayout } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
-import { archiveIndexRefusal, indexRefusal } from './archive-index';
+import { mfLookup } from '../mf/lookup';
+import { archiveIndexRefusal, indexRefusal } from '../services/archive-index';
+import { watchDoneRows } from '../services/done-rows';
+import { preflight } from '../services/preflight';
+import { holdRecentlySent } from '../services/recent-sends';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 import { recordStatementBalances, statementBalancesRefusal } from './balances';
-import { watchDoneRows } from './done-rows';
-import { preflight } from './preflight';
-import { holdRecentlySent } from './recent-sends';
-import { type RunContext, type RunResult, runEntry } from './run';
 
 const ACTION = 'CSVの取込';
 /** Lines shown in the dialog's preview table (every bad line is shown, whatever its count). */
@@ -123,7 +123,7 @@ function journalsByTag(
   const dates = reading.lines.map((l) => l.date).sort();
   try {
     const mf = client ? client() : mfClient();
-    return journalIdsByRemoteTag(mf.journalsBetween(dates[0], dates[dates.length - 1]));
+    return mfLookup(mf).journalsByTag([{ start: dates[0], end: dates[dates.length - 1] }], false);
   } catch (e) {
     messages.push(
       `MFに登録済みの仕訳を確認できませんでした（${redactSecrets(e instanceof Error ? e.message : String(e))}）。MFとの接続を確認してください。`,

@@ -28,12 +28,12 @@ import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
 import { IdMap } from '../mf/ids';
 import type { MfTransaction } from '../mf/types';
-import { archiveIndexRefusal, indexRefusal } from './archive-index';
-import { noteCompleted, watchDoneRows } from './done-rows';
-import { currentMasters } from './masters';
-import { preflight, settingsFor } from './preflight';
-import { holdRecentlySent } from './recent-sends';
-import { type RunContext, type RunResult, runEntry } from './run';
+import { archiveIndexRefusal, indexRefusal } from '../services/archive-index';
+import { noteCompleted, watchDoneRows } from '../services/done-rows';
+import { currentMasters } from '../services/masters';
+import { preflight, settingsFor } from '../services/preflight';
+import { holdRecentlySent } from '../services/recent-sends';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 
 const UNSENT = new Set(['未判定', '要確認', '送信待ち', '失敗']);
 const SETTLED_STATUSES = ['registered', 'modified', 'new_voucher_attached', 'excluded'] as const;

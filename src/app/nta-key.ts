@@ -3,7 +3,7 @@
  * secret (NTA_API_KEY: its name marks it for redaction), never shown back, removable.
  */
 import { PROPERTY, property, scriptProperties, userProperties } from '../gas/properties';
-import { appendRunLog } from './run-log';
+import { appendRunLog } from '../services/run-log';
 
 export interface NtaKeyState {
   ok: boolean;

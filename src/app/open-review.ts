@@ -9,9 +9,9 @@ import { connectionMode } from '../gas/mf-connection';
 import { readSettings } from '../gas/settings-sheet';
 import { toast } from '../gas/toast';
 import { ensureSheet } from '../gas/workbook';
-import { runJournalCheck } from './journal-check';
-import { preflight } from './preflight';
-import { refreshReview } from './review-sheet';
+import { runJournalCheck } from '../services/journal-check';
+import { preflight } from '../services/preflight';
+import { refreshReview } from '../services/review-sheet';
 
 /** Menu 「要確認を開く」: brings the 要確認 sheet up to date with the full check and shows it. */
 export function openReview(): void {

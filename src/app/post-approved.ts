@@ -33,15 +33,16 @@ import { readMasters } from '../gas/settings-sheet';
 import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
-import { indexRefusal } from './archive-index';
-import { watchDoneRows, withSentMark } from './done-rows';
-import { mfSender } from './mf-sender';
-import { preflight, preflightLedgerHeader, settingsFor } from './preflight';
-import { noteSends } from './recent-sends';
-import { kichoJournalsIn } from './restore';
-import { learnFromApprovals } from './rule-sheet';
-import { type RunContext, type RunResult, runEntry } from './run';
-import { uncheckedLedgerTextReason } from './text-repair';
+import { mfLookup } from '../mf/lookup';
+import { indexRefusal } from '../services/archive-index';
+import { watchDoneRows, withSentMark } from '../services/done-rows';
+import { kichoJournalsIn } from '../services/kicho-journals';
+import { mfSender } from '../services/mf-sender';
+import { preflight, preflightLedgerHeader, settingsFor } from '../services/preflight';
+import { noteSends } from '../services/recent-sends';
+import { learnFromApprovals } from '../services/rule-sheet';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
+import { uncheckedLedgerTextReason } from '../services/text-repair';
 
 export const AUTH_FAILED = (message: string) =>
   `MFの認証に失敗したため、登録を途中で止めました（${message}）。APIキーが無効になったか、MFとの連携が解除された可能性があります。メニュー「記帳 > 接続と設定 > MFに接続」で接続し直してから、もう一度「登録を実行」してください。`;
@@ -104,7 +105,7 @@ function lostLedger(
   if (rowsNow > 0 || archived > 0 || ledgerLooksLost(rowsNow, last))
     return lostLedgerReason(rowsNow, last, null);
   const window = importWindow(settings, today());
-  return lostLedgerReason(rowsNow, last, kichoJournalsIn(mf, window.start, window.end));
+  return lostLedgerReason(rowsNow, last, kichoJournalsIn(mfLookup(mf), window.start, window.end));
 }
 
 /** A dry run's plan, as the dialog's 実行 button sends it back. */

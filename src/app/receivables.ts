@@ -32,9 +32,9 @@ import {
 import type { MfClient } from '../mf/client';
 import type { MfAccountingPeriod } from '../mf/types';
 import { splitByPeriods } from '../mf/windows';
-import { currentMasters, fetchMasters } from './masters';
-import { preflight, settingsFor } from './preflight';
-import { type RunContext, type RunResult, runEntry } from './run';
+import { currentMasters, fetchMasters } from '../services/masters';
+import { preflight, settingsFor } from '../services/preflight';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 
 /**
  * Terms read: the current one and the one before. An invoice older than that is carried into the

@@ -15,11 +15,11 @@ import { scriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
 import type { MfClient } from '../mf/client';
 import { mfLookup } from '../mf/lookup';
-import { noteCompleted } from './done-rows';
-import { preflight, settingsFor } from './preflight';
-import { noteSends } from './recent-sends';
-import { refreshReviewSheet } from './review-sheet';
-import { type RunContext, type RunResult, runEntry } from './run';
+import { noteCompleted } from '../services/done-rows';
+import { preflight, settingsFor } from '../services/preflight';
+import { noteSends } from '../services/recent-sends';
+import { refreshReviewSheet } from '../services/review-sheet';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 
 /** The 台帳 for reconcile: a key given back goes through restoreKeys (checked after), the rest as usual. */
 const reconcileLedgerSheet: LedgerPort = {

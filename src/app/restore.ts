@@ -6,9 +6,7 @@ import { ARCHIVE_SHEET, BRING_BACK, isArchived } from '../core/archive';
 import { emptyRecord, newRowFor } from '../core/intake';
 import { isRemoteTag, mfKey, remoteTag } from '../core/keys';
 import { indexByKey, type LedgerRecord } from '../core/ledger';
-import type { KichoJournalsInMf } from '../core/lost-ledger';
 import { connectedAccountName } from '../core/masters';
-import { isKichoJournal, type MfBehaviour } from '../core/mf-behaviour';
 import { RECENT_SEND_MEMO } from '../core/recent-sends';
 import { SHEET } from '../core/schema';
 import { importWindow, SETTING_NEEDS } from '../core/settings';
@@ -17,40 +15,27 @@ import { today } from '../gas/clock';
 import { appendLedgerRecords, readLedger } from '../gas/ledger-sheet';
 import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { mfClient } from '../gas/mf-connection';
-import { readMfBehaviour, recordLedgerRows } from '../gas/run-state';
+import { recordLedgerRows } from '../gas/run-state';
 import { readMasters } from '../gas/settings-sheet';
 import type { MfClient } from '../mf/client';
 import { canonicalId, IdMap } from '../mf/ids';
-import type { MfJournal, MfTransaction } from '../mf/types';
-import { archiveIndexRefusal, indexRefusal } from './archive-index';
-import { doneCountsWithArchive, goneMessage, lastDoneRows, noteTaggedGone, resetDoneRows } from './done-rows';
-import { preflight, settingsFor } from './preflight';
-import { recentlySent } from './recent-sends';
+import { mfLookup } from '../mf/lookup';
+import type { MfTransaction } from '../mf/types';
+import { archiveIndexRefusal, indexRefusal } from '../services/archive-index';
+import {
+  doneCountsWithArchive,
+  goneMessage,
+  lastDoneRows,
+  noteTaggedGone,
+  resetDoneRows,
+} from '../services/done-rows';
+import { kichoJournalsBetween } from '../services/kicho-journals';
+import { preflight, settingsFor } from '../services/preflight';
+import { recentlySent } from '../services/recent-sends';
 
 const JOURNALIZED = new Set(['registered', 'modified', 'new_voucher_attached']);
 
-import { type RunContext, type RunResult, runEntry } from './run';
-
-/**
- * The journals in a window kicho counts as its own (the restore's and the lost-ledger guard's one
- * query). Where journalize keeps no tags (本番前チェック saw it), every statement-line journal counts:
- * the line is journalized in MF, so it must never be posted again, whoever made it.
- */
-export function kichoJournalsBetween(
-  client: MfClient,
-  start: string,
-  end: string,
-): { all: MfJournal[]; kicho: MfJournal[]; behaviour: MfBehaviour | null } {
-  const all = client.journalsBetween(start, end);
-  const behaviour = readMfBehaviour();
-  return { all, kicho: all.filter((j) => isKichoJournal(j, behaviour)), behaviour };
-}
-
-/** How many of them, for the lost-ledger guard. */
-export function kichoJournalsIn(client: MfClient, start: string, end: string): KichoJournalsInMf {
-  const { kicho, behaviour } = kichoJournalsBetween(client, start, end);
-  return { count: kicho.length, behaviour };
-}
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 
 export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
   const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.masters);
@@ -62,16 +47,15 @@ export function runRestore(_ctx: RunContext, given?: MfClient): RunResult {
   // Archived lines stay archived only while the key index can be trusted (issue 25).
   const noIndex = archiveIndexRefusal();
   if (noIndex) return { ...noIndex, messages: [...noIndex.messages, ...notes] };
-  const client = given ?? mfClient();
+  const lookup = mfLookup(given ?? mfClient());
   const masters = readMasters();
-  const { all, kicho: journals } = kichoJournalsBetween(client, window.start, window.end);
+  const { all, kicho: journals } = kichoJournalsBetween(lookup, window.start, window.end);
   // Canonical ids: journal.transaction_id may spell the line's id with other hex case (ids.ts).
   const withJournal = new Set(
     all.map((j) => j.transaction_id).flatMap((id) => (id ? [canonicalId(id)] : [])),
   );
   const lines = new IdMap<MfTransaction>();
-  for (const t of client.listTransactions({ startDate: window.start, endDate: window.end }))
-    lines.set(t.id, t);
+  for (const t of lookup.statementLines([{ start: window.start, end: window.end }])) lines.set(t.id, t);
   const now = new Date().toISOString();
   const rebuilt: LedgerRecord[] = [];
   let unkeyed = 0;

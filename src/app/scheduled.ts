@@ -13,16 +13,16 @@ import { minutesLeftToday } from '../gas/clock';
 import { fetchCount } from '../gas/http';
 import { connectionMode, officeRefusal } from '../gas/mf-connection';
 import { readUsage, recordRun } from '../gas/usage';
+import { journalCheckDue, runJournalCheck } from '../services/journal-check';
+import { scheduledRunMismatch } from '../services/oauth-owner';
+import { preflight, settingsFor } from '../services/preflight';
+import { fullReviewDue, refreshReview } from '../services/review-sheet';
+import { adoptRuleCandidates, refreshRuleDiagnosis } from '../services/rule-sheet';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 import { runClassify } from './classify-pending';
 import { runImport } from './import-transactions';
-import { journalCheckDue, runJournalCheck } from './journal-check';
-import { scheduledRunMismatch } from './oauth-owner';
 import { runPost } from './post-approved';
-import { preflight, settingsFor } from './preflight';
 import { runReconcile } from './reconcile';
-import { fullReviewDue, refreshReview } from './review-sheet';
-import { adoptRuleCandidates, refreshRuleDiagnosis } from './rule-sheet';
-import { type RunContext, type RunResult, runEntry } from './run';
 
 /** Import and classification read whole sheets and page through MF: leave them the first 3 minutes. */
 const INTAKE_BEFORE_MS = 3 * 60_000;

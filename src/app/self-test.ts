@@ -23,9 +23,10 @@ import { createScratchSheet, deleteScratchSheet } from '../gas/scratch-sheet';
 import { isTriggerEvent } from '../gas/session';
 import { replaceDataRows } from '../gas/workbook';
 import type { MfClient } from '../mf/client';
-import { type RunContext, type RunResult, runEntry } from './run';
-import { type SelfTestContext, SHEETS_AND_SCRIPT_ITEMS } from './self-test-items';
-import { MF_ITEMS } from './self-test-mf';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
+import { type SelfTestContext, SHEETS_AND_SCRIPT_ITEMS } from '../services/self-test-items';
+import { MF_ITEMS } from '../services/self-test-mf';
+import { runPost } from './post-approved';
 
 const ACTION = '本番前チェック';
 
@@ -52,6 +53,7 @@ export function runSelfTest(ctx: RunContext, confirmed: ReadonlySet<string>): Se
     },
     observation: null,
     run: ctx,
+    post: (mf, plan) => runPost(ctx, mf, plan, { selfTest: true }),
     mfClient: () => {
       client ??= observedMfClient((sent) => mfLog.push(sent));
       return client;

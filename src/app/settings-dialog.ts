@@ -22,7 +22,7 @@ import { PROPERTY, property, scriptProperties, userProperties } from '../gas/pro
 import { readSettingRows, readSettings } from '../gas/settings-sheet';
 import { readUsage } from '../gas/usage';
 import { appendRecords, ensureSheet } from '../gas/workbook';
-import { appendRunLog } from './run-log';
+import { appendRunLog } from '../services/run-log';
 import { receivablesTriggerMessage, scheduleMessage } from './setup';
 
 export interface SaveResult {

@@ -11,8 +11,8 @@ import { connectionMode } from '../gas/mf-connection';
 import { lastDryRun } from '../gas/run-state';
 import { readMasters, readRuleValues, readSettings } from '../gas/settings-sheet';
 import { appendRecords, ensureSheet } from '../gas/workbook';
-import { runEntry } from './run';
-import { appendRunLog } from './run-log';
+import { runEntry } from '../services/run';
+import { appendRunLog } from '../services/run-log';
 import { selfTestStep } from './self-test';
 import { runSetup } from './setup';
 

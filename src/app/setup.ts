@@ -20,15 +20,15 @@ import {
   readHeaderRow,
 } from '../gas/workbook';
 import { MfApiError } from '../mf/errors';
+import { repairArchiveIndex } from '../services/archive-index';
+import { fetchMasters } from '../services/masters';
+import { ownerMismatch } from '../services/oauth-owner';
+import { ledgerLookalikes } from '../services/preflight';
+import { setupRuleSheets } from '../services/rule-sheet';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
+import { repairLedgerText } from '../services/text-repair';
 import { formatLedger } from '../ui/ledger-format';
 import { formatLog } from '../ui/log-format';
-import { repairArchiveIndex } from './archive-index';
-import { fetchMasters } from './masters';
-import { ownerMismatch } from './oauth-owner';
-import { ledgerLookalikes } from './preflight';
-import { setupRuleSheets } from './rule-sheet';
-import { type RunContext, type RunResult, runEntry } from './run';
-import { repairLedgerText } from './text-repair';
 
 /**
  * Row 1 of `sheet` made whole again (DESIGN §3): a cleared or renamed header goes back over its own

@@ -51,12 +51,12 @@ import {
   webhookSecret,
   writeFailures,
 } from '../gas/webhook-secret';
-import { readEventMemory, writeEventMemory } from './event-memory';
-import { refuseWithoutPermissions } from './permission-gate';
-import { preflight } from './preflight';
-import { holdRecentlySent } from './recent-sends';
-import { listOnReview } from './review-sheet';
-import { appendRunLog } from './run-log';
+import { readEventMemory, writeEventMemory } from '../services/event-memory';
+import { refuseWithoutPermissions } from '../services/permission-gate';
+import { preflight } from '../services/preflight';
+import { holdRecentlySent } from '../services/recent-sends';
+import { listOnReview } from '../services/review-sheet';
+import { appendRunLog } from '../services/run-log';
 
 export const WEB_ACTION = 'イベント受付';
 

@@ -131,7 +131,7 @@ export function planDryRun(table: LedgerTable, ctx: DryRunContext): DryRunPlan {
       税区分: c.record.税区分,
       取引先: c.record.取引先,
     });
-    // The same decision the sender makes (app/mf-sender.ts): what the journal carries, or why not sent.
+    // The same decision the sender makes (services/mf-sender.ts): what the journal carries, or why not sent.
     const invoice = invoiceForSend(c.record, ctx.masters, ctx.invoice ?? DEFAULT_INVOICE_POLICY);
     if (resolved.ok && invoice.kind === 'hold') {
       countInvoice('未判定・止める');

@@ -265,7 +265,7 @@ export const INVOICE_MSG = {
 
 /**
  * The invoice_kind a row's journal carries, or why it is not sent. The same function decides for the send
- * (app/mf-sender.ts) and the dry run, so the dry run shows exactly what posting does.
+ * (services/mf-sender.ts) and the dry run, so the dry run shows exactly what posting does.
  */
 export function invoiceForSend(record: LedgerRecord, masters: Masters, policy: InvoicePolicy): InvoiceSend {
   const purchase = purchaseKind(record, masters);

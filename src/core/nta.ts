@@ -45,7 +45,7 @@ export type NtaVerdict =
   /** Not asked yet in this run (a row that arrived after the look-up): judged in the next run. */
   | { kind: 'pending' };
 
-/** The number lookups the row judgement needs; kept by app/nta-lookup.ts. */
+/** The number lookups the row judgement needs; kept by services/nta-lookup.ts. */
 export interface NtaRegistry {
   verdict(number: string, date: string): NtaVerdict;
 }

@@ -1,14 +1,48 @@
 /**
- * The reconciler's lookup port over MF (DESIGN §5 Reconcile): MF calls grow with accounting periods and
- * date windows — not with rows (the client sends transaction ids 50 to a call).
+ * "Does MF already have it?" — the one place kicho asks (issue 28): reconcile (DESIGN §5 Reconcile),
+ * the look-up after MF refused a journalize (§5 step 4), an event's tag before its send (issue 17), MF's
+ * own lines before a chunk is sent (§3), and restore's and the lost-ledger guard's journals in a window.
+ * Each method makes the MF calls it always made, in the same order: the simulation replays fixed call
+ * offsets. Reconcile's calls grow with accounting periods and date windows — not with rows (the client
+ * sends transaction ids 50 to a call).
  */
 import { isCsvKey, isMfKey, journalIdsByRemoteTag, remoteTagOf } from '../core/keys';
 import type { LookupPort } from '../core/ports';
 import { type LookupResult, lookupResultOf, type ReconcileCandidate } from '../core/reconcile';
 import { type MfClient, TRANSACTION_IDS_PER_CALL } from './client';
-import { IdMap } from './ids';
-import type { MfAccountingPeriod } from './types';
+import { IdMap, sameMfId } from './ids';
+import type { MfAccountingPeriod, MfJournal, MfTransaction } from './types';
 import { accountingPeriodFor, type DateWindow, isIsoDate, splitByPeriods } from './windows';
+
+/** The client's reads the lookup asks through (a recording fake in test/mf/lookup.test.ts). */
+export type LookupClient = Pick<
+  MfClient,
+  'periods' | 'periodOf' | 'listTransactions' | 'listJournals' | 'listJournalsWithin' | 'journalsBetween'
+>;
+
+/**
+ * The MF lookup port. Core sees only its LookupPort part (reconcile); the rest answers in MF's own types,
+ * so it is declared here beside its one implementation. Every method throws what the client throws
+ * (MfAuthError, a failed read): the caller decides what an unanswered question means.
+ */
+export interface MfLookup extends LookupPort {
+  /**
+   * One statement line after MF refused its journalize: its journal by transaction_ids at `date`; when
+   * none, the line's journalizing status there (found, absent, excluded, pending, or missing when MF does
+   * not list the line at that date).
+   */
+  line(id: string, date: string): LookupResult;
+  /**
+   * Each kicho tag on MF's journals in `windows` → the journal carrying it. With `wide`, each window is
+   * first stretched to the whole accounting periods it touches (a person may have changed a line's 取引日
+   * before it was posted); a date outside every period stays as it is.
+   */
+  journalsByTag(windows: readonly DateWindow[], wide: boolean): Map<string, string>;
+  /** MF's statement lines in `windows`, one listing per window, in order. */
+  statementLines(windows: readonly DateWindow[]): MfTransaction[];
+  /** Every journal between two dates (one listing per accounting period). */
+  journalsBetween(start: string, end: string): MfJournal[];
+}
 
 /** A candidate's 取引日, or null when a person typed something that is not a date there. */
 function dateOf(c: ReconcileCandidate): string | null {
@@ -62,7 +96,7 @@ function isMfRow(c: ReconcileCandidate): boolean {
 
 /** One result per candidate (keyed by the candidate: rows whose key was cleared share the key ''). */
 function lookUp(
-  client: MfClient,
+  client: LookupClient,
   candidates: readonly ReconcileCandidate[],
   fallback: DateWindow = { start: '2000-01-01', end: '2000-01-01' },
 ): Map<ReconcileCandidate, LookupResult> {
@@ -123,8 +157,7 @@ function lookUp(
   }
 
   if (other.length > 0) {
-    const { start, end } = dateRange(other, fallback);
-    const byTag = journalIdsByRemoteTag(client.journalsBetween(start, end));
+    const byTag = journalsByTag(client, [dateRange(other, fallback)], false);
     for (const c of other) {
       const journal = byTag.get(remoteTagOf(c.key));
       results.set(c, journal ? { kind: 'found', journalId: journal } : { kind: 'absent' });
@@ -133,10 +166,49 @@ function lookUp(
   return results;
 }
 
+/** `windows`, or with `wide` each stretched to the accounting periods it touches (every periodOf first). */
+function tagWindows(client: LookupClient, windows: readonly DateWindow[], wide: boolean): DateWindow[] {
+  if (!wide) return [...windows];
+  const out = new Map<string, DateWindow>();
+  for (const w of windows) {
+    const start = client.periodOf(w.start)?.start_date ?? w.start;
+    const end = client.periodOf(w.end)?.end_date ?? w.end;
+    out.set(`${start}..${end}`, { start, end });
+  }
+  return [...out.values()];
+}
+
+function journalsByTag(
+  client: LookupClient,
+  windows: readonly DateWindow[],
+  wide: boolean,
+): Map<string, string> {
+  const byTag = new Map<string, string>();
+  for (const w of tagWindows(client, windows, wide))
+    for (const [tag, id] of journalIdsByRemoteTag(client.journalsBetween(w.start, w.end))) byTag.set(tag, id);
+  return byTag;
+}
+
+function line(client: LookupClient, id: string, date: string): LookupResult {
+  const journal = client
+    .journalsBetween(date, date, { transactionIds: [id] })
+    .find((j) => sameMfId(j.transaction_id, id));
+  if (journal) return { kind: 'found', journalId: journal.id };
+  const listed = client.listTransactions({ startDate: date, endDate: date }).find((t) => sameMfId(t.id, id));
+  return lookupResultOf(undefined, listed?.journalizing_status);
+}
+
 /**
- * The lookup over `client`. A row whose 取引日 is no date, or whose line MF does not list near it, is
- * looked for over `fallback` (the import window).
+ * The lookup over `client`. For reconcile, a row whose 取引日 is no date, or whose line MF does not list
+ * near it, is looked for over `fallback` (the import window).
  */
-export function mfLookup(client: MfClient, fallback: DateWindow): LookupPort {
-  return { lookUp: (candidates) => lookUp(client, candidates, fallback) };
+export function mfLookup(client: LookupClient, fallback?: DateWindow): MfLookup {
+  return {
+    lookUp: (candidates) => lookUp(client, candidates, fallback),
+    line: (id, date) => line(client, id, date),
+    journalsByTag: (windows, wide) => journalsByTag(client, windows, wide),
+    statementLines: (windows) =>
+      windows.flatMap((w) => client.listTransactions({ startDate: w.start, endDate: w.end })),
+    journalsBetween: (start, end) => client.journalsBetween(start, end),
+  };
 }

@@ -57,6 +57,21 @@ export function splitWindow(start: string, end: string, maxDays: number = MAX_WI
   }
 }
 
+/**
+ * The listing windows for a chunk's dates: dates within a month (31 days) of each other share one, so a
+ * chunk costs one listing per cluster of dates, not per row. What is no yyyy-MM-dd is left out.
+ */
+export function nearbyWindows(dates: readonly string[]): DateWindow[] {
+  const sorted = [...new Set(dates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)))].sort();
+  const out: DateWindow[] = [];
+  for (const d of sorted) {
+    const open = out[out.length - 1];
+    if (open && Date.parse(d) - Date.parse(open.end) <= 31 * DAY_MS) open.end = d;
+    else out.push({ start: d, end: d });
+  }
+  return out;
+}
+
 /** The accounting period (会計期間) containing `date`, or null when the office has none for it. */
 export function accountingPeriodFor(
   date: string,

@@ -16,13 +16,14 @@ const ALLOWED_SET_VALUES: Record<string, string> = {
   'src/gas/workbook.ts': 'header rows: kicho’s own fixed Japanese words, never outside text',
   'src/gas/scratch-sheet.ts':
     '本番前チェック’s probe writes the undocumented cases on purpose, on a scratch sheet',
-  'src/app/text-repair.ts': '初期設定’s repair writes only after clearing the cells’ format to automatic',
+  'src/services/text-repair.ts':
+    '初期設定’s repair writes only after clearing the cells’ format to automatic',
 };
 
 /** '@' on purpose: 本番前チェック asks what this account's Sheets does with it, on a scratch sheet. */
 const ALLOWED_PLAIN_TEXT_FORMAT: Record<string, string> = {
   'src/gas/scratch-sheet.ts': 'the probe of the undocumented cases',
-  'src/app/self-test-items.ts': 'the round trip in a plain-text column of the scratch sheet',
+  'src/services/self-test-items.ts': 'the round trip in a plain-text column of the scratch sheet',
 };
 
 function sources(dir: string): string[] {

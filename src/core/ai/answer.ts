@@ -154,7 +154,7 @@ export function decideFromAnswer(
     },
   });
   problems.push(...inv.notes);
-  // The AI step looks numbers up as it goes (app/nta-lookup.ts): a number still not asked is not 適格.
+  // The AI step looks numbers up as it goes (services/nta-lookup.ts): a number still not asked is not 適格.
   if (inv.pending) problems.push(CLASSIFY_MSG.invoiceUndecided);
   if (inv.held) problems.push(CLASSIFY_MSG.invoiceUndecided);
   const low = confidence !== undefined && confidence < policy.threshold;

@@ -29,7 +29,7 @@ import { scheduleTriggerState } from '../gas/triggers';
 import { activeBook, flush } from '../gas/workbook';
 import type { MfClient } from '../mf/client';
 import { ownerMismatch } from './oauth-owner';
-import type { RunContext } from './run';
+import type { RunContext, RunResult } from './run';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -41,6 +41,11 @@ export interface SelfTestContext {
   observation: TextObservation | null;
   /** The run (the posting check posts through runPost with it). */
   run: RunContext;
+  /**
+   * 登録を実行 as the posting check runs it (app/self-test.ts wires app/post-approved.ts runPost with
+   * { selfTest: true }): a service never imports an entry point.
+   */
+  post: (client: MfClient, plan: { token: string; keys: readonly string[] }) => RunResult;
   /** One MF client for every MF item, built on first use; every request it sends goes to mfLog. */
   mfClient: () => MfClient;
   mfLog: SentRequest[];

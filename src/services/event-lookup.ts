@@ -8,48 +8,15 @@
 import { isEvtKey } from '../core/events';
 import { remoteTagOf } from '../core/keys';
 import type { Claimed, SendResult } from '../core/posting';
-import type { MfClient } from '../mf/client';
 import { MfAuthError } from '../mf/errors';
+import type { MfLookup } from '../mf/lookup';
+import { nearbyWindows } from '../mf/windows';
 import { taggedRowsWentMissing } from './done-rows';
 
 export const EVENT_LOOKUP_MSG = {
   unverified:
     'MFに登録済みの仕訳を確かめられなかったため送信していません（送信元から届いたイベントは、行が消されて届き直したものを二度登録しないよう、送る前にMFを確かめます）',
 } as const;
-
-/** Dates within a month of each other share one listing. */
-function nearWindows(dates: readonly string[]): { start: string; end: string }[] {
-  const sorted = [...new Set(dates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)))].sort();
-  const out: { start: string; end: string }[] = [];
-  for (const d of sorted) {
-    const open = out[out.length - 1];
-    if (open && Date.parse(d) - Date.parse(open.end) <= 31 * 86_400_000) open.end = d;
-    else out.push({ start: d, end: d });
-  }
-  return out;
-}
-
-/**
- * The listings in which a journal for lines of these windows may be found. Normally the windows
- * themselves; once sent CSV or event rows went missing from the 台帳 (`wide`), stretched to the whole
- * accounting periods they touch, because a person may have changed a line's 取引日 before it was posted
- * (done-rows.ts `taggedRowsWentMissing`). A date outside every period stays as it is (MF lists nothing
- * there; the send itself is refused for it).
- */
-export function tagWindows(
-  client: MfClient,
-  windows: readonly { start: string; end: string }[],
-  wide: boolean,
-): { start: string; end: string }[] {
-  if (!wide) return [...windows];
-  const out = new Map<string, { start: string; end: string }>();
-  for (const w of windows) {
-    const start = client.periodOf(w.start)?.start_date ?? w.start;
-    const end = client.periodOf(w.end)?.end_date ?? w.end;
-    out.set(`${start}..${end}`, { start, end });
-  }
-  return [...out.values()];
-}
 
 export interface EventLookup {
   /**
@@ -61,18 +28,17 @@ export interface EventLookup {
   before(c: Claimed): SendResult | null;
 }
 
-export function lookUpEvents(client: MfClient, claimed: readonly Claimed[]): EventLookup {
+/**
+ * Looked for in the windows of the rows' dates; once sent CSV or event rows went missing from the 台帳,
+ * in the whole accounting periods they touch (done-rows.ts `taggedRowsWentMissing`, mf/lookup.ts).
+ */
+export function lookUpEvents(lookup: MfLookup, claimed: readonly Claimed[]): EventLookup {
   const rows = claimed.filter((c) => isEvtKey(c.key));
-  const byTag = new Map<string, string>();
+  let byTag = new Map<string, string>();
   let problem: SendResult | null = null;
   if (rows.length > 0) {
     try {
-      for (const w of tagWindows(
-        client,
-        nearWindows(rows.map((c) => c.record.取引日)),
-        taggedRowsWentMissing(),
-      ))
-        for (const j of client.journalsBetween(w.start, w.end)) for (const t of j.tags) byTag.set(t, j.id);
+      byTag = lookup.journalsByTag(nearbyWindows(rows.map((c) => c.record.取引日)), taggedRowsWentMissing());
     } catch (e) {
       problem =
         e instanceof MfAuthError

@@ -1,6 +1,7 @@
 /**
  * The MF sender (SenderPort over MfClient): one journalize per MF line, one POST /journals per CSV
  * line, and after MF refused a journalize the look-up that decides what the refusal means (DESIGN §5).
+ * What it asks MF before or after a send goes through the MF lookup (mf/lookup.ts).
  */
 import { type CsvSource, csvJournalRequest, findSource } from '../core/csv/sources';
 import { isEvtKey } from '../core/events';
@@ -18,14 +19,15 @@ import { checkedKey, keyProblem } from '../core/key-check';
 import { isCsvKey, isMfKey, type LedgerKey, remoteTag } from '../core/keys';
 import type { LedgerRecord } from '../core/ledger';
 import { connectedAccountName, type Masters } from '../core/masters';
-import type { SenderPort } from '../core/ports';
+import type { LookupResult, SenderPort } from '../core/ports';
 import { HttpNotSentError } from '../core/ports';
 import type { Claimed, SendResult } from '../core/posting';
 import { STATEMENT_MSG, type StatementFacts, statementEdits } from '../core/statement-check';
 import type { MfClient } from '../mf/client';
 import { MfAuthError } from '../mf/errors';
-import { sameMfId } from '../mf/ids';
+import { type MfLookup, mfLookup } from '../mf/lookup';
 import type { SendOutcome } from '../mf/types';
+import { nearbyWindows } from '../mf/windows';
 import { type EventLookup, lookUpEvents } from './event-lookup';
 
 export const POST_MSG = {
@@ -42,36 +44,36 @@ export const POST_MSG = {
  * After MF refused a journalize (any 4xx but 401/429), the line is looked up before anything is decided
  * (DESIGN §5 step 4): MF's wording of "already journalized" is unpublished, so no decision rests on it.
  * Its journal by transaction_ids → 完了; journalized in MF but not listed yet → 不明 (reconcile waits);
- * 対象外 in MF → 失敗 saying so; still 未仕訳 → MF's refusal stands.
+ * 対象外 in MF → 失敗 saying so; still 未仕訳 (or not listed at its date) → MF's refusal stands.
  */
 function afterRefusal(
-  client: MfClient,
+  lookup: MfLookup,
   record: LedgerRecord,
   print: string,
   refused: Extract<SendOutcome, { kind: 'rejected' }>,
 ): SendResult {
-  const id = record.明細ID;
-  const date = record.取引日;
+  let seen: LookupResult;
   try {
-    const journal = client
-      .journalsBetween(date, date, { transactionIds: [id] })
-      .find((j) => sameMfId(j.transaction_id, id));
-    if (journal) return { kind: 'found', journalId: journal.id, fingerprint: print };
-    const line = client.listTransactions({ startDate: date, endDate: date }).find((t) => sameMfId(t.id, id));
-    if (line?.journalizing_status === 'excluded') return { ...refused, explanation: POST_MSG.excluded };
-    if (line && line.journalizing_status !== 'none') {
-      return { kind: 'unknown', reason: POST_MSG.registeredNotListed };
-    }
+    seen = lookup.line(record.明細ID, record.取引日);
   } catch (_e) {
     return { kind: 'unknown', reason: POST_MSG.lookupFailed };
   }
-  return refused;
+  switch (seen.kind) {
+    case 'found':
+      return { kind: 'found', journalId: seen.journalId, fingerprint: print };
+    case 'excluded':
+      return { ...refused, explanation: POST_MSG.excluded };
+    case 'pending':
+      return { kind: 'unknown', reason: POST_MSG.registeredNotListed };
+    default:
+      return refused;
+  }
 }
 
 function toResult(
   outcome: SendOutcome,
   print: string,
-  client: MfClient,
+  lookup: MfLookup,
   record: LedgerRecord,
   invoice: InvoiceChoice,
 ): SendResult {
@@ -79,7 +81,7 @@ function toResult(
     case 'created':
       return createdResult(outcome, print, invoice);
     case 'rejected':
-      return withInvoiceHint(afterRefusal(client, record, print, outcome), invoice.kind);
+      return withInvoiceHint(afterRefusal(lookup, record, print, outcome), invoice.kind);
     default:
       return outcome;
   }
@@ -172,25 +174,12 @@ function sendCsv(
   }
 }
 
-/** Dates a chunk's MF rows carry, as listing windows: dates within a month of each other share one. */
-function dateWindows(dates: readonly string[]): { start: string; end: string }[] {
-  const sorted = [...new Set(dates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)))].sort();
-  const out: { start: string; end: string }[] = [];
-  const DAY = 86_400_000;
-  for (const d of sorted) {
-    const open = out[out.length - 1];
-    if (open && Date.parse(d) - Date.parse(open.end) <= 31 * DAY) open.end = d;
-    else out.push({ start: d, end: d });
-  }
-  return out;
-}
-
 /**
  * MF's own lines for a chunk of claimed MF rows (DESIGN §3: their 取引日/入出金/金額/口座 are MF's):
  * one listing per window of dates, before anything of the chunk is sent.
  */
 function statementFacts(
-  client: MfClient,
+  lookup: MfLookup,
   masters: Masters,
   claimed: readonly Claimed[],
 ): { facts: Map<string, StatementFacts>; auth: string | null; unverified: boolean } {
@@ -198,15 +187,13 @@ function statementFacts(
   const rows = claimed.filter((c) => isMfKey(c.key));
   if (rows.length === 0) return { facts, auth: null, unverified: false };
   try {
-    for (const w of dateWindows(rows.map((c) => c.record.取引日))) {
-      for (const t of client.listTransactions({ startDate: w.start, endDate: w.end })) {
-        facts.set(t.id, {
-          取引日: t.date,
-          入出金: t.side === 'INCOME' ? '入金' : '出金',
-          金額: t.value,
-          口座: connectedAccountName(masters, t.connected_account_id, t.connected_sub_account_id),
-        });
-      }
+    for (const t of lookup.statementLines(nearbyWindows(rows.map((c) => c.record.取引日)))) {
+      facts.set(t.id, {
+        取引日: t.date,
+        入出金: t.side === 'INCOME' ? '入金' : '出金',
+        金額: t.value,
+        口座: connectedAccountName(masters, t.connected_account_id, t.connected_sub_account_id),
+      });
     }
     return { facts, auth: null, unverified: false };
   } catch (e) {
@@ -242,15 +229,17 @@ export function mfSender(
     const note = INVOICE_MSG.storedOther(choice.kind, stored);
     return { ...result, note: result.note ? `${result.note} ${note}` : note };
   };
+  // Every "does MF have it?" of a send goes through the one lookup (mf/lookup.ts).
+  const lookup = mfLookup(client);
   let lines: ReturnType<typeof statementFacts> = { facts: new Map(), auth: null, unverified: true };
   let events: { keys: Set<string>; lookup: EventLookup } = {
     keys: new Set(),
-    lookup: lookUpEvents(client, []),
+    lookup: lookUpEvents(lookup, []),
   };
   return {
     prepare(claimed: readonly Claimed[]): void {
-      lines = statementFacts(client, masters, claimed);
-      events = { keys: new Set(claimed.map((c) => c.key)), lookup: lookUpEvents(client, claimed) };
+      lines = statementFacts(lookup, masters, claimed);
+      events = { keys: new Set(claimed.map((c) => c.key)), lookup: lookUpEvents(lookup, claimed) };
     },
     send(c: Claimed): SendResult {
       // The claim guard stopped these already; this is the last check before anything leaves.
@@ -263,8 +252,8 @@ export function mfSender(
       // An event from another automation (evt:) has no MF line either: posted like a CSV line, once
       // MF was asked for its tag (event-lookup.ts).
       if (isEvtKey(c.key)) {
-        const lookup = events.keys.has(c.key) ? events.lookup : lookUpEvents(client, [c]);
-        return lookup.before(c) ?? learnt(sendCsv(client, masters, sources, c, key, choice), choice);
+        const found = events.keys.has(c.key) ? events.lookup : lookUpEvents(lookup, [c]);
+        return found.before(c) ?? learnt(sendCsv(client, masters, sources, c, key, choice), choice);
       }
       if (!isMfKey(c.key)) return { kind: 'invalid', problems: [`キー「${c.key}」の形が正しくありません。`] };
       if (lines.auth) return { kind: 'unauthorized', message: lines.auth };
@@ -278,7 +267,7 @@ export function mfSender(
       if (!built.ok) return { kind: 'invalid', problems: built.problems };
       const print = fingerprint(c.record);
       try {
-        return learnt(toResult(client.journalize(built.request), print, client, c.record, choice), choice);
+        return learnt(toResult(client.journalize(built.request), print, lookup, c.record, choice), choice);
       } catch (e) {
         // Apps Script refused the request before it left: back to 送信待ち, and the run stops.
         if (e instanceof HttpNotSentError) return { kind: 'refused', reason: e.message };

@@ -49,7 +49,6 @@ import { sameMfId } from '../mf/ids';
 import { SCOPE_LABELS } from '../mf/scopes';
 import type { MfJournal } from '../mf/types';
 import { accountingPeriodFor } from '../mf/windows';
-import { runPost } from './post-approved';
 import { appendRunLog } from './run-log';
 import type { SelfTestContext } from './self-test-items';
 
@@ -292,7 +291,7 @@ function postOnly(
     now: new Date().toISOString(),
   });
   const from = ctx.mfLog.length;
-  const result = runPost(ctx.run, ctx.mfClient(), { token, keys: [key] }, { selfTest: true });
+  const result = ctx.post(ctx.mfClient(), { token, keys: [key] });
   const creates = ctx.mfLog.slice(from).filter(isCreate);
   ctx.postMessages = result.messages;
   // A guard refused the whole run before claiming (another office, a lost 台帳, an unrepaired 台帳).
