@@ -28,10 +28,10 @@ import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
 import { mfClient, officeRefusal } from '../gas/mf-connection';
 import { isTriggerEvent } from '../gas/session';
 import type { MfClient } from '../mf/client';
-import { archiveIndexRefusal } from './archive-index';
-import { noteCompleted } from './done-rows';
-import { preflight } from './preflight';
-import { type RunContext, type RunResult, runEntry } from './run';
+import { archiveIndexRefusal } from '../services/archive-index';
+import { noteCompleted } from '../services/done-rows';
+import { preflight } from '../services/preflight';
+import { type RunContext, type RunResult, runEntry } from '../services/run';
 
 const ACTION = '重複の削除';
 
