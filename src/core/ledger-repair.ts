@@ -117,6 +117,10 @@ export class WriteRepair {
   private readonly known = new Map<string, Known>();
   private readonly touched = new Set<LedgerHeader>();
   private sent: Sent[] = [];
+  /** Every key any table of this write held (a sort only moves rows: it never makes a key). */
+  private readonly seenKeys = new Set<string>();
+  /** Row number → the occurrence key the blocks sent since the last read were meant for there. */
+  private expectedAt = new Map<number, string>();
 
   constructor(before: LedgerTable, changes: readonly RowChange[]) {
     const whole = (n: number) => !before.partial || (n >= before.partial.first && n <= before.partial.last);
@@ -124,6 +128,7 @@ export class WriteRepair {
     const systemByRow = patchesByRow(system);
     const peopleByRow = patchesByRow(people);
     const keys = occurrenceKeys(withPatchedKeys(before, changes));
+    for (const r of before.rows) this.seenKeys.add(r.record.キー);
     for (const r of before.rows) {
       // A row read in part holds empty text for the columns not read: never written back as "read".
       if (!whole(r.rowNumber)) continue;
@@ -139,6 +144,12 @@ export class WriteRepair {
   wrote(table: LedgerTable, writes: readonly ColumnWrite[]): void {
     const headerAt = new Map<number, LedgerHeader>();
     for (const [h, col] of table.columns) headerAt.set(col + 1, h as LedgerHeader);
+    const keys = occurrenceKeys(table);
+    for (const r of table.rows) {
+      this.seenKeys.add(r.record.キー);
+      if (writes.some((w) => r.rowNumber >= w.firstRow && r.rowNumber < w.firstRow + w.values.length))
+        this.expectedAt.set(r.rowNumber, keys.get(r.rowNumber) as string);
+    }
     for (const write of writes) {
       const headers = write.values[0]?.map((_, j) => headerAt.get(write.column + j)) ?? [];
       for (const h of headers) if (h) this.touched.add(h);
@@ -160,18 +171,46 @@ export class WriteRepair {
     return hit;
   }
 
+  /**
+   * The known row a person re-keyed in place under the write (simulation seed 981564, a one-character slip
+   * typed on a 送信中 row's キー during the claim write): its key is new — no table of this write held it,
+   * and a sort only moves rows — the key the blocks meant for its position is on no row now, and the line
+   * cells no block covered still read as that row's. It is that row: it keeps what was meant for it (the
+   * person's キー stays; the key check stops the row and 取込 / 照合 give its key back from its 明細ID),
+   * rather than being made safe as a stranger's row, which derived its 明細ID from the mistyped key and left
+   * the line's journal on no row.
+   */
+  private rekeyed(r: LedgerRow, nowKeys: ReadonlySet<string>): Known | null {
+    if (this.seenKeys.has(r.record.キー)) return null;
+    const meant = this.expectedAt.get(r.rowNumber);
+    if (meant === undefined || nowKeys.has(meant)) return null;
+    const known = this.known.get(meant);
+    if (!known) return null;
+    const line = [...LINE_DATA].filter((h) => !this.touched.has(h));
+    if (line.length < LINE_DATA.size || String(known.base.取引日).trim() === '') return null;
+    return line.every((h) => String(r.record[h]) === String(known.base[h])) ? known : null;
+  }
+
   /** The changes that make `now` (the whole 台帳, read after rows moved) hold what is meant. */
   repairs(now: LedgerTable, nowIso: string): RowChange[] {
     const nowKeys = occurrenceKeys(now);
+    const present = new Set(nowKeys.values());
     const out: RowChange[] = [];
     for (const r of now.rows) {
       const k = nowKeys.get(r.rowNumber) as string;
-      const known = this.known.get(k);
+      let known = this.known.get(k);
+      const rekeyed = known ? null : this.rekeyed(r, present);
+      if (rekeyed) {
+        known = rekeyed;
+        this.known.set(k, rekeyed);
+      }
       let want: Partial<LedgerRecord>;
       if (known) {
         want = {};
         for (const h of this.touched) setField(want, h, h in known.system ? known.system[h] : known.base[h]);
         Object.assign(want, known.people);
+        // The person's key stands: kicho never writes over a キー a person typed.
+        if (rekeyed) delete want.キー;
       } else if (isDebris(r.record)) {
         // No line in it: only a write put cells there (rows deleted under it); the writer clears them.
         want = {};
@@ -185,6 +224,8 @@ export class WriteRepair {
         out.push({ key: r.record.キー, rowNumber: r.rowNumber, patch: want });
     }
     this.sent = [];
+    this.expectedAt = new Map();
+    for (const r of now.rows) this.seenKeys.add(r.record.キー);
     return out;
   }
 }

@@ -79,6 +79,37 @@ describe('repairing a write that rows moved under', () => {
     );
   });
 
+  test('a row a person re-keyed in place under the write stays that row: nothing of it is made safe, its キー stays as the person typed it (simulation seed 981564)', () => {
+    const line = (k: string, id: string, s: string, d: string) => ({
+      キー: k,
+      状態: s,
+      明細ID: id,
+      取引日: d,
+      入出金: '出金',
+      金額: 980,
+      摘要: 'ｽﾀｰﾊﾞｯｸｽ',
+      口座: '三井住友銀行',
+    });
+    const before = parseLedger(
+      grid([line('mf:id1', 'id1', '送信待ち', '2026-05-07'), line('mf:id2', 'id2', '完了', '2026-05-08')]),
+    );
+    const changes = [{ key: 'mf:id1', rowNumber: 2, patch: { 状態: '送信中' as const, 明細ID: 'id1' } }];
+    // The claim landed, and the person's slip on the キー landed with it.
+    const now = parseLedger(
+      grid([line('mf:id1X', 'id1', '送信中', '2026-05-07'), line('mf:id2', 'id2', '完了', '2026-05-08')]),
+    );
+    assert.deepEqual(repairChanges(before, changes, now, 'now'), []);
+    // A row the blocks meant for another line (its line cells differ) is still made safe.
+    const stranger = parseLedger(
+      grid([line('mf:id9', 'id1', '送信中', '2026-05-01'), line('mf:id2', 'id2', '完了', '2026-05-08')]),
+    );
+    const fixed = repairChanges(before, changes, stranger, 'now');
+    assert.equal(fixed.length, 1);
+    assert.equal(fixed[0].patch.状態, '');
+    assert.equal(fixed[0].patch.明細ID, 'id9');
+    assert.equal(fixed[0].patch.メモ, OVERWRITTEN_MEMO);
+  });
+
   test('rows already right are not rewritten', () => {
     const before = parseLedger(
       grid([
