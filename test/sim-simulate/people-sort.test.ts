@@ -18,6 +18,7 @@ import {
   SORT_UNDER_A_NARROW_WRITE_91833,
 } from '../../sim/simulate/regressions';
 import { runScenario } from '../../sim/simulate/run';
+import { runSeed } from '../../sim/simulate/simulate';
 
 const pool = new WorkerPool();
 after(() => pool.close());
@@ -53,5 +54,14 @@ test('seed 91833: rows a narrow write never read, sorted under it, keep no other
   assert.ok(
     outcome.trace.some((l) => l.includes('person: sort')),
     'the person sorted inside the write',
+  );
+});
+
+test('seed 981564: a person’s slip on a 送信中 row’s キー inside the claim write leaves the row its line’s (not lost)', () => {
+  const r = runSeed(981564, { bundleDir: bundleDirOf(), pool, shrink: false, peopleAnytime: true });
+  assert.equal(r.error, undefined);
+  assert.deepEqual(
+    r.violations.map((v) => `${v.kind}: ${v.detail}`),
+    [],
   );
 });
