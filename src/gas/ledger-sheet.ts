@@ -119,7 +119,8 @@ export interface WriteOptions {
  *    our pending writes), then the people-owned cells of the changes that stand, and the system cells
  *    of rows left to people put back as read — or, when rows moved, the whole 台帳 read and every
  *    touched row put back by key (DESIGN §4: a human decision is never overwritten). Sheets has no
- *    conditional write: what is left is the one call between that read and the write;
+ *    conditional write: what is left is the calls between that read and the people writes (one
+ *    setValues per people column changed — simulation seed 981991, --people-anytime, lands there);
  * 3. the キー column read back (the read applies our writes): rows moved under the write (a person
  *    sorting or inserting rows while we hold the lock) are put back by key, a few rounds at most.
  */
