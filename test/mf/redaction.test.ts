@@ -14,8 +14,8 @@ import { API_BASE, assertNoSecret, FakeClock, thrown } from './helpers';
 
 /** Shaped like no pattern redactSecrets knows, so only the transport's knowledge of it can hide it. */
 const TOKENS = ['tok9f8e7d6c5b4a3210zyxw', 'tok0a1b2c3d4e5f6789vuts'];
-/** An API key MF might echo; the transport never holds it, so only its shape can hide it. */
-const API_KEY = 'mf_api_prd_Q7w8E9r0T1y2U3i4';
+/** An API key MF might echo (plainly fake); the transport never holds it, so only its shape can hide it. */
+const API_KEY = 'mf_api_prd_fake_for_tests_0001';
 
 /** Hands out TOKENS in turn: a refresh moves to the next one. */
 class StubAuth implements AuthProvider {
