@@ -119,8 +119,10 @@ export interface WriteOptions {
  *    our pending writes), then the people-owned cells of the changes that stand, and the system cells
  *    of rows left to people put back as read — or, when rows moved, the whole 台帳 read and every
  *    touched row put back by key (DESIGN §4: a human decision is never overwritten). Sheets has no
- *    conditional write: what is left is the calls between that read and the people writes (one
- *    setValues per people column changed — simulation seed 981991, --people-anytime, lands there);
+ *    conditional write: what is left is the span from that read until the people writes reach the
+ *    sheet — Sheets holds writes back until the next read or flush (gas-platform.md §2.2), so a person's
+ *    edit anywhere in that span, even after our setValues call for the cell, loses to it (simulation seed
+ *    981991, --people-anytime: an edit between the インボイス and the 操作 writes; not closed: docs/engineering.md「一度だけ登録する仕組み」);
  * 3. the キー column read back (the read applies our writes): rows moved under the write (a person
  *    sorting or inserting rows while we hold the lock) are put back by key, a few rounds at most.
  */
