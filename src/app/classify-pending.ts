@@ -108,7 +108,7 @@ export function runClassify(ctx: RunContext): RunResult {
   }
   // One exactly-once run (core/ai/judging.ts): this locked write is its first section, with the AI claim in it.
   const section: { done: ClassifyWrite | null } = { done: null };
-  const classify: AiJudgingPorts['classify'] = (claimForAi) => {
+  const classify: AiJudgingPorts['classify'] = (claimAi) => {
     const now = new Date().toISOString();
     // Narrow (issue 18): the whole 台帳 only when a header is missing or rows keep moving under the reads.
     const read = classifyLedger(sheet);
@@ -126,7 +126,7 @@ export function runClassify(ctx: RunContext): RunResult {
     const deposits = suggestDeposits(applyChanges(after, ruled).rows, ruled, masters, settings, now);
     const decisions = merge([...ruled, ...deposits]);
     const open = applyChanges(after, decisions).rows.filter((r) => !waiting.has(r.record.キー));
-    const planned = merge([...ops, ...decisions, ...claimForAi(open, now)]);
+    const planned = merge([...ops, ...decisions, ...claimAi(open, now)]);
     // A row a person typed into while this ran keeps their input; it is decided again next time.
     const { withheld } = writeLedgerChanges(table, planned, sheet);
     const held = new Set(withheld.map((c) => c.rowNumber));
