@@ -1,6 +1,7 @@
 /**
  * classifyPending(): pending 操作 first, then the ルール sheet on 未判定 rows (DESIGN §1 判定).
  */
+import { type AiJudgingPorts, judgeWithAi } from '../core/ai/judging';
 import { classifyRows, type InvoiceJudging } from '../core/classify';
 import { parseInvoiceDefaults } from '../core/invoice-judge';
 import { applyChanges, type LedgerTable, merge, type RowChange } from '../core/ledger';
@@ -11,9 +12,9 @@ import { SHEET } from '../core/schema';
 import { SETTING_NEEDS } from '../core/settings';
 import { type NarrowLedger, narrowLedger, scanColumns } from '../gas/ledger-scan';
 import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
-import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
+import { BUSY_MESSAGE } from '../gas/lock';
 import { readInvoicePartnerValues, readMasters, readRuleValues } from '../gas/settings-sheet';
-import { aiConfig, claimForAi, judgeClaimed } from '../services/ai-judge';
+import { aiConfig, aiJudgingPorts } from '../services/ai-judge';
 import { ntaLookup } from '../services/nta-lookup';
 import { preflight, settingsFor } from '../services/preflight';
 import { listedReviewKeys, refreshReviewSheet, reviewRowsOf } from '../services/review-sheet';
@@ -40,6 +41,16 @@ function classifyLedger(sheet: GoogleAppsScript.Spreadsheet.Sheet): NarrowLedger
         .map((r) => r.rowNumber),
     (scan) => reviewRowsOf(scan, listed),
   );
+}
+
+/** What classification's locked write did (the AI step's first section, core/ai/judging.ts). */
+interface ClassifyWrite {
+  ops: RowChange[];
+  decisions: RowChange[];
+  table: LedgerTable;
+  changes: RowChange[];
+  withheld: number;
+  narrow: boolean;
 }
 
 /** The lines of every row (摘要・入出金・金額・口座) for the rules' overlap counts and learning. */
@@ -95,7 +106,9 @@ export function runClassify(ctx: RunContext): RunResult {
     nta.lazy = false;
     invoice.registry = nta;
   }
-  const done = underScriptLock(() => {
+  // One exactly-once run (core/ai/judging.ts): this locked write is its first section, with the AI claim in it.
+  const section: { done: ClassifyWrite | null } = { done: null };
+  const classify: AiJudgingPorts['classify'] = (claimAi) => {
     const now = new Date().toISOString();
     // Narrow (issue 18): the whole 台帳 only when a header is missing or rows keep moving under the reads.
     const read = classifyLedger(sheet);
@@ -113,8 +126,7 @@ export function runClassify(ctx: RunContext): RunResult {
     const deposits = suggestDeposits(applyChanges(after, ruled).rows, ruled, masters, settings, now);
     const decisions = merge([...ruled, ...deposits]);
     const open = applyChanges(after, decisions).rows.filter((r) => !waiting.has(r.record.キー));
-    const aiClaim = ai.config ? claimForAi(open, settings, now) : null;
-    const planned = merge([...ops, ...decisions, ...(aiClaim?.changes ?? [])]);
+    const planned = merge([...ops, ...decisions, ...claimAi(open, now)]);
     // A row a person typed into while this ran keeps their input; it is decided again next time.
     const { withheld } = writeLedgerChanges(table, planned, sheet);
     const held = new Set(withheld.map((c) => c.rowNumber));
@@ -125,23 +137,29 @@ export function runClassify(ctx: RunContext): RunResult {
       settings.graceMinutes,
       read.scan ? read.whole : undefined,
     );
-    return {
+    section.done = {
       ops: written(ops),
       decisions: written(decisions),
-      aiClaim: aiClaim && {
-        ...aiClaim,
-        candidates: aiClaim.candidates.filter((c) => !withheld.some((w) => w.key === c.key)),
-        changes: written(aiClaim.changes),
-      },
       table,
       changes,
       withheld: withheld.length,
       narrow: read.scan !== null,
     };
+    // The lock is released next: the AI requests run outside it, looking numbers up as they go.
+    if (nta) nta.lazy = true;
+    return { withheld };
+  };
+  const aiRun = judgeWithAi(aiJudgingPorts(ctx, settings, classify), {
+    config: ai.config,
+    settings,
+    masters,
+    invoice,
+    startedAt: ctx.startedAt,
   });
-  if (nta) nta.lazy = true;
-  if (!done) return { ok: false, count: 0, messages: [BUSY_MESSAGE, ...(nta?.messages() ?? [])], busy: true };
-  const { ops, decisions, aiClaim, withheld } = done.value;
+  const wrote = section.done;
+  if (!wrote)
+    return { ok: false, count: 0, messages: [BUSY_MESSAGE, ...(nta?.messages() ?? [])], busy: true };
+  const { ops, decisions, withheld } = wrote;
   if (withheld > 0)
     messages.push(
       `判定中に人が入力した ${withheld} 行は、入力を残して判定を書き込みませんでした（次の判定で入力を使います）。`,
@@ -154,12 +172,8 @@ export function runClassify(ctx: RunContext): RunResult {
     `${decided} 件を判定しました（送信待ち ${approved} 件、要確認 ${review} 件）。` +
       (operations > 0 ? ` 操作 ${operations} 件を反映しました。` : ''),
   );
-  // The lock is released here: the AI requests run outside it (ai-judge.ts).
-  const judged =
-    ai.config && aiClaim && aiClaim.candidates.length > 0
-      ? judgeClaimed(ctx, ai.config, settings, masters, aiClaim, invoice)
-      : null;
-  const { table, changes, narrow } = done.value;
+  const judged = aiRun.judged;
+  const { table, changes, narrow } = wrote;
   messages.push(
     ...adopted,
     ...keepRulesCurrent(
@@ -172,7 +186,7 @@ export function runClassify(ctx: RunContext): RunResult {
       narrow ? () => lineHistory(sheet) : undefined,
     ),
   );
-  messages.push(...(aiClaim?.messages ?? []), ...(judged?.messages ?? []), ...(nta?.messages() ?? []));
+  messages.push(...aiRun.claimMessages, ...(judged?.messages ?? []), ...(nta?.messages() ?? []));
   return {
     count: decided + (judged?.answered ?? 0),
     messages,
