@@ -89,6 +89,8 @@ export function runCheckReceivables(_ctx: RunContext, given?: MfClient): RunResu
   if (periods.length === 0)
     return { ok: false, count: 0, messages: [...messages, RECEIVABLE_MSG.noPeriod(asOf)] };
   const start = periods[0].start_date;
+  // Not through the MF lookup (mf/lookup.ts): this asks what MF holds on one account over whole terms — a
+  // listing filtered by account, which no lookup question needs — not whether MF has a given journal.
   const journals = splitByPeriods(start, asOf, periods).flatMap((w) =>
     client.listJournals({ startDate: w.start, endDate: w.end, accountId }),
   );
