@@ -22,7 +22,7 @@ import {
   runParallel,
   type Summary,
 } from './batch';
-import { buildMutants, isMutant, MUTANT_DESCRIPTIONS, MUTANTS, type Mutant } from './mutants';
+import { ALL_MUTANTS, buildMutants, isMutant, MUTANT_DESCRIPTIONS, type Mutant } from './mutants';
 import { NEWER_KINDS, type NewerKind } from './newer';
 import type { SeedResult } from './simulate';
 
@@ -44,7 +44,7 @@ interface Args {
 
 function usage(message: string): never {
   process.stderr.write(
-    `${message}\nusage: npm run sim -- --seeds N [--from S] [--mutant ${MUTANTS.join('|')}] [--verbose] [--jobs J] [--stop] [--no-shrink] [--path P] [--people-anytime] [--newer-acts ${NEWER_KINDS.join(',')}|all|none]\n`,
+    `${message}\nusage: npm run sim -- --seeds N [--from S] [--mutant ${ALL_MUTANTS.join('|')}] [--verbose] [--jobs J] [--stop] [--no-shrink] [--path P] [--people-anytime] [--newer-acts ${NEWER_KINDS.join(',')}|all|none]\n`,
   );
   process.exit(2);
 }

@@ -35,6 +35,9 @@ export const SKELETON_MUTANTS = [
 export type SkeletonMutant = (typeof SKELETON_MUTANTS)[number];
 export type Mutant = (typeof MUTANTS)[number] | SkeletonMutant;
 
+/** Every test build, in webpack.config.mjs's order: what --mutant accepts and its usage text lists. */
+export const ALL_MUTANTS: readonly Mutant[] = [...MUTANTS, ...SKELETON_MUTANTS];
+
 export const MUTANT_DESCRIPTIONS: Record<Mutant, string> = {
   'no-lock': 'the script lock is not taken',
   'no-flush': 'no flush (nor read-back of the 台帳) before the lock is released',
@@ -52,7 +55,7 @@ export const MUTANT_DESCRIPTIONS: Record<Mutant, string> = {
 };
 
 export function isMutant(name: string): name is Mutant {
-  return ([...MUTANTS, ...SKELETON_MUTANTS] as readonly string[]).includes(name);
+  return (ALL_MUTANTS as readonly string[]).includes(name);
 }
 
 /** The bundle a run uses: dist/ (or KICHO_SIM_DIST), or dist-mutants/<mutant>/. */

@@ -11,9 +11,9 @@ import {
   recordLedgerOffice,
 } from '../gas/mf-connection';
 import { mfOAuthService } from '../gas/oauth';
+import { tokenErrorMessage } from '../mf/messages';
 import { ownerMismatch, recordConnector } from '../services/oauth-owner';
 import { appendRunLog } from '../services/run-log';
-import { tokenErrorMessage } from './connection';
 
 function page(ok: boolean, title: string, message: string, next: string): GoogleAppsScript.HTML.HtmlOutput {
   const template = htmlTemplate('auth-result');

@@ -8,7 +8,7 @@ import { spreadsheetUi } from '../gas/dialog';
 import { readSettingRows, readSettings } from '../gas/settings-sheet';
 import { appendRecords, ensureSheet } from '../gas/workbook';
 import { appendRunLog } from '../services/run-log';
-import { scheduleMessage } from './setup';
+import { scheduleMessage } from '../services/trigger-messages';
 
 function setAutoRun(on: boolean): void {
   const { sheet } = ensureSheet(SHEET.settings);

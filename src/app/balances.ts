@@ -14,9 +14,7 @@ import {
   type OpenLine,
   readTypedBalance,
   TYPED_HOW,
-  withStatementBalances,
 } from '../core/balances';
-import type { MonthEndBalance } from '../core/csv/balances';
 import { columnLetter } from '../core/headers';
 import { type OwnAccount, ownAccounts } from '../core/own-accounts';
 import { SHEET } from '../core/schema';
@@ -59,34 +57,7 @@ export const CHECK_MSG = {
     `シート「残高照合」の ${row} 行目は ${of} 行目と同じ口座・月末です。比べたのは ${of} 行目だけです。どちらかの行を消してください。`,
   beforePeriods: (start: string, cell: string, first: string) =>
     `取込開始日（${cell}）${start} は MF の最初の会計期間（${first}〜）より前です。その前の月末は MF に残高がないため、残高照合は ${first} からの月末で行いました。`,
-  csvSkipped:
-    'CSV の月末の残高は、シート「残高照合」に書いていません（見出しが足りないため）。メニュー「記帳 > 接続と設定 > 初期設定」で見出しを戻してから、同じ CSV をもう一度取り込むと書きます（取込済みの明細は二重になりません）。',
 } as const;
-
-/**
- * At a CSV import, before it reads or writes anything: what stops it when the file has balances and the
- * 残高照合 sheet lacks a header (the balances would have nowhere safe to go).
- */
-export function statementBalancesRefusal(points: readonly MonthEndBalance[]): string[] | null {
-  if (points.length === 0) return null;
-  const opened = openBalanceSheet();
-  return 'problems' in opened ? opened.problems : null;
-}
-
-/**
- * At a CSV import (under its lock): the file's month-end balances on the source's rows. A message when
- * they could not be written (a header went missing since the import began), else null.
- */
-export function recordStatementBalances(source: string, points: readonly MonthEndBalance[]): string | null {
-  if (points.length === 0) return null;
-  const opened = openBalanceSheet();
-  if ('problems' in opened) return CHECK_MSG.csvSkipped;
-  const read = readBalanceSheet(opened.sheet);
-  if ('problems' in read) return CHECK_MSG.csvSkipped;
-  const existing = read.table.rows.map((r) => r.record);
-  writeBalanceSheet(opened.sheet, read.table, withStatementBalances(existing, source, points));
-  return null;
-}
 
 /** What the summary says of typed balances kicho could not read, and of copied rows, by cell. */
 function typedProblems(table: BalanceTable, asked: (account: string, monthEnd: string) => boolean): string[] {

@@ -59,14 +59,6 @@ export interface ConnectResult {
   confirm?: string;
 }
 
-const INVALID_CLIENT =
-  'MFがクライアント認証を受け付けませんでした（invalid_client）。クライアントIDとシークレット、そして「クライアント認証方式」が MF のアプリポータルでアプリを登録したときの設定（client_secret_basic か client_secret_post）と同じかを確かめてください。';
-
-/** The OAuth2 library's error text for a token endpoint refusal names MF's error code (invalid_client). */
-export function tokenErrorMessage(text: string): string | null {
-  return /\binvalid_client\b/.test(text) ? INVALID_CLIENT : null;
-}
-
 /** How the move of the 台帳 to `connected` looks from where it stands (null: no move needed). */
 function mismatchOf(connected: OfficeRef): ConnectionStatus['officeMismatch'] {
   const recorded = ledgerOffice();

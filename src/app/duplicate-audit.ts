@@ -37,9 +37,9 @@ import { readSources } from '../gas/sources-sheet';
 import type { MfClient } from '../mf/client';
 import { isIsoDate } from '../mf/windows';
 import { archiveIndexRefusal } from '../services/archive-index';
+import { recoverStaleDeletions } from '../services/deletion-port';
 import { preflight, settingsFor } from '../services/preflight';
 import { type RunContext, type RunResult, runEntry } from '../services/run';
-import { recoverStaleDeletions } from './duplicate-delete';
 
 const ACTION = '重複点検';
 

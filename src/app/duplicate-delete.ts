@@ -3,33 +3,21 @@
  * deleted in MF as an instance of the exactly-once skeleton (core/duplicates/deletion): looked up, claimed
  * and flushed under the script lock, DELETE sent once, an unknown outcome looked up, the 台帳 settled. Only a
  * person's confirmation sends a DELETE: the dialog's token must still match the sheet, and a trigger never
- * deletes anything.
+ * deletes anything. Its ports over the real adapters are built in services/deletion-port.ts.
  */
 
-import { archivedJournal, stopsLookups, troubleMessage } from '../core/archive';
-import {
-  type DeletionSummary,
-  recoverDeletions,
-  deleteDuplicates as runDeletion,
-} from '../core/duplicates/deletion';
-import type { DeleteResult, DeleterPort, DeletionInput } from '../core/duplicates/deletion-ports';
-import { type AuditJournal, canonical, journalFacts, LedgerLinks } from '../core/duplicates/facts';
+import { type DeletionSummary, deleteDuplicates as runDeletion } from '../core/duplicates/deletion';
 import { planDeletion } from '../core/duplicates/sheet';
-import { HttpNotSentError } from '../core/ports';
 import { SHEET } from '../core/schema';
-import { sha256Hex } from '../core/sha256';
-import { archivedJournalHolders, readIndexForLookup } from '../gas/archive-sheet';
-import { nowInScriptZone, scriptClock } from '../gas/clock';
 import { htmlTemplate, spreadsheetUi } from '../gas/dialog';
 import { readAuditRecord } from '../gas/duplicate-record';
-import { duplicateSheetPort, readDuplicateTable } from '../gas/duplicate-sheet';
-import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
-import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
+import { readDuplicateTable } from '../gas/duplicate-sheet';
+import { BUSY_MESSAGE } from '../gas/lock';
 import { mfClient, officeRefusal } from '../gas/mf-connection';
 import { isTriggerEvent } from '../gas/session';
 import type { MfClient } from '../mf/client';
 import { archiveIndexRefusal } from '../services/archive-index';
-import { noteCompleted } from '../services/done-rows';
+import { deletionInput, digest } from '../services/deletion-port';
 import { preflight } from '../services/preflight';
 import { type RunContext, type RunResult, runEntry } from '../services/run';
 
@@ -54,105 +42,8 @@ export const DELETE_RUN_MSG = {
     `${n} 件は、削除するとその明細の仕訳がなくなるため削除していません（本当の取引の可能性があるグループです。シート「重複点検」の結果を見てください）。`,
   rowless: (n: number) =>
     `${n} 件は kicho が登録した仕訳ですが台帳に行がないため削除していません（シート「重複点検」の結果を見てください）。`,
-  recovered: (n: number) => `前回の削除の結果を MF で確かめ、${n} 件を片付けました。`,
   nothing: '削除する仕訳はありませんでした。',
 } as const;
-
-function digest(text: string): string {
-  return sha256Hex(text).slice(0, 32);
-}
-
-function stampNow(): string {
-  return nowInScriptZone('yyyy-MM-dd HH:mm');
-}
-
-function deleterOf(client: MfClient): DeleterPort {
-  return {
-    journal: (id) => client.journal(id) as AuditJournal | null,
-    journalsIn(windows, wanted) {
-      // Page by page, keeping only the journals asked about (a window may hold thousands).
-      const out = new Map<string, AuditJournal>();
-      for (const w of windows)
-        client.eachJournalPage(w.start, w.end, (page) => {
-          for (const j of page as AuditJournal[]) {
-            const cid = canonical(j.id);
-            if (wanted.has(cid)) out.set(cid, j);
-          }
-        });
-      return out;
-    },
-    deleteJournal(id): DeleteResult {
-      try {
-        const outcome = client.deleteJournal(id);
-        return outcome.kind === 'rejected' ? { kind: 'rejected', explanation: outcome.explanation } : outcome;
-      } catch (e) {
-        // Apps Script refused to send it: nothing reached MF.
-        if (e instanceof HttpNotSentError) return { kind: 'not-sent', reason: e.message };
-        return { kind: 'unknown', reason: e instanceof Error ? e.message : String(e) };
-      }
-    },
-  };
-}
-
-/**
- * Which archived row holds a journal: the key index says whether one might (no Sheets call per journal),
- * and only then is 台帳アーカイブ read, once, for the row whose MF仕訳ID it is.
- */
-function archivedHolderOf(): (journal: AuditJournal) => string | null {
-  // Checked again here, not only when the run began: the index may be deleted while the run reads MF
-  // (simulation seed 161), and an empty index would make every archived row's journal look deletable.
-  const { index, trouble } = readIndexForLookup();
-  if (stopsLookups(trouble)) throw new Error(troubleMessage(trouble));
-  const links = new LedgerLinks([], archivedJournal(index));
-  let holders: Map<string, string> | null = null;
-  return (journal) => {
-    const [facts] = journalFacts([journal], links);
-    if (!facts.referenced) return null;
-    holders ??= archivedJournalHolders(canonical);
-    return holders.get(facts.cid) ?? null;
-  };
-}
-
-function inputFor(ctx: RunContext, client: MfClient): DeletionInput {
-  const clock = scriptClock();
-  let holderOf: ((journal: AuditJournal) => string | null) | null = null;
-  const sheet = ledgerSheet();
-  return {
-    sheet: duplicateSheetPort(),
-    ledger: {
-      read: () => readLedger(sheet),
-      write: (table, changes) => {
-        const written = writeLedgerChanges(table, changes, sheet);
-        // A 完了 row made 除外 is one sent row fewer by kicho's own hand: the sent-rows mark follows, or every
-        // later run would report it as a row gone (done-rows.ts).
-        const held = new Set(written.withheld.map((c) => c.rowNumber));
-        noteCompleted(
-          table,
-          changes.filter((c) => !held.has(c.rowNumber)),
-        );
-        return written;
-      },
-    },
-    lock: scriptLock(),
-    deleter: deleterOf(client),
-    clock: { ...clock, stamp: stampNow },
-    record: readAuditRecord,
-    who: ctx.who,
-    startedAt: ctx.startedAt,
-    digest,
-    archivedHolder: (journal) => {
-      holderOf ??= archivedHolderOf();
-      return holderOf(journal);
-    },
-  };
-}
-
-/** 削除中 rows past their lease and 不明 rows, looked up and settled (the audit does this first). */
-export function recoverStaleDeletions(ctx: RunContext, client: MfClient): DeletionSummary {
-  const summary = recoverDeletions(inputFor(ctx, client));
-  if (summary.recovered > 0) summary.messages.unshift(DELETE_RUN_MSG.recovered(summary.recovered));
-  return summary;
-}
 
 function describe(s: DeletionSummary): string[] {
   const out: string[] = [];
@@ -181,7 +72,7 @@ export function runDeleteDuplicates(ctx: RunContext, token: string, client?: MfC
   const mf = client ?? mfClient();
   const otherOffice = officeRefusal(mf);
   if (otherOffice) return { ok: false, count: 0, messages: [otherOffice] };
-  const summary = runDeletion(inputFor(ctx, mf), token);
+  const summary = runDeletion(deletionInput(ctx, mf), token);
   if (summary.busy)
     return { ok: false, count: summary.deleted.length, messages: [BUSY_MESSAGE, ...summary.messages] };
   const lines = describe(summary);

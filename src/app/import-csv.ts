@@ -49,7 +49,7 @@ import { watchDoneRows } from '../services/done-rows';
 import { preflight } from '../services/preflight';
 import { holdRecentlySent } from '../services/recent-sends';
 import { type RunContext, type RunResult, runEntry } from '../services/run';
-import { recordStatementBalances, statementBalancesRefusal } from './balances';
+import { recordStatementBalances, statementBalancesRefusal } from '../services/statement-balances';
 
 const ACTION = 'CSVの取込';
 /** Lines shown in the dialog's preview table (every bad line is shown, whatever its count). */

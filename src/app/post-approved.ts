@@ -1,45 +1,35 @@
 /**
- * postApproved(): the posting protocol of DESIGN §5 over the real adapters: the script lock, the
- * 台帳 sheet, and MF's journalize endpoint with the row's remote tag.
+ * postApproved(): 登録を実行, the posting protocol of DESIGN §5 (core/protocol.ts) as an entry point:
+ * the guards before posting, posting's ports over the real adapters (services/posting-port.ts: the 台帳,
+ * the script lock, MF's journalize endpoint), the protocol, and the summary it reports.
  */
 
 import { isArchived } from '../core/archive';
 import { planToken } from '../core/dry-run';
-import { type InvoiceKind, invoicePolicy, type KindsSeen } from '../core/invoice';
 import type { LedgerRow, RowChange } from '../core/ledger';
 import { ledgerLooksLost, lostLedgerReason } from '../core/lost-ledger';
-import { type PostingSummary, postApproved as runProtocol } from '../core/protocol';
+import type { Masters } from '../core/masters';
+import type { ClockPort } from '../core/ports';
+import { type PostingInput, type PostingSummary, postApproved as runProtocol } from '../core/protocol';
 import type { AwaitingLookup } from '../core/reconcile';
-import { redactSecrets } from '../core/redact';
 import { SHEET } from '../core/schema';
 import { postingBlockedBy, tokyoTime } from '../core/self-test';
 import { importWindow, SETTING_NEEDS, type Settings } from '../core/settings';
 import { archivedRows, readIndexForLookup } from '../gas/archive-sheet';
 import { scriptClock, today } from '../gas/clock';
 import { confirmByTyping } from '../gas/dialog';
-import { postingReader } from '../gas/ledger-scan';
-import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet';
-import { BUSY_MESSAGE, scriptLock } from '../gas/lock';
+import { ledgerSheet } from '../gas/ledger-sheet';
+import { BUSY_MESSAGE } from '../gas/lock';
 import { mfClient, officeRefusal } from '../gas/mf-connection';
-import { knownSecrets } from '../gas/properties';
-import {
-  lastLedgerRows,
-  readInvoiceKinds,
-  readSelfTest,
-  recordInvoiceKinds,
-  recordLedgerRows,
-} from '../gas/run-state';
+import { lastLedgerRows, readSelfTest, recordLedgerRows } from '../gas/run-state';
 import { readMasters } from '../gas/settings-sheet';
-import { readSources } from '../gas/sources-sheet';
 import { toast } from '../gas/toast';
 import type { MfClient } from '../mf/client';
 import { mfLookup } from '../mf/lookup';
 import { indexRefusal } from '../services/archive-index';
-import { watchDoneRows, withSentMark } from '../services/done-rows';
 import { kichoJournalsIn } from '../services/kicho-journals';
-import { mfSender } from '../services/mf-sender';
-import { preflight, preflightLedgerHeader, settingsFor } from '../services/preflight';
-import { noteSends } from '../services/recent-sends';
+import { postingPort } from '../services/posting-port';
+import { preflight, settingsFor } from '../services/preflight';
 import { learnFromApprovals } from '../services/rule-sheet';
 import { type RunContext, type RunResult, runEntry } from '../services/run';
 import { uncheckedLedgerTextReason } from '../services/text-repair';
@@ -127,37 +117,55 @@ export interface PostOptions {
   batchLimit?: number;
 }
 
-export function runPost(
+/** What the guards before posting leave for the run. */
+interface Ready {
+  settings: Settings;
+  /** Notes so far (settings, a confirmed lost-ledger guard): the run's own messages go around them. */
+  messages: string[];
+  sheet: ReturnType<typeof ledgerSheet>;
+  /** The 台帳's data rows when the run began. */
+  rowsNow: number;
+  mf: MfClient;
+  archived?: (key: string) => boolean;
+}
+
+/**
+ * Before anything is claimed: the sheets and settings, then each guard that stops posting, in
+ * the order they have always been asked (the ones that need no MF call first).
+ */
+function readyToPost(
   ctx: RunContext,
-  client?: MfClient,
-  previewed?: PreviewedPlan,
-  options: PostOptions = {},
-): RunResult {
+  client: MfClient | undefined,
+  options: PostOptions,
+): Ready | { refused: RunResult } {
   const refused = preflight(SHEET.ledger, SHEET.settings, SHEET.masters, SHEET.sources);
-  if (refused) return refused;
+  if (refused) return { refused };
   const { settings, notes, refusal } = settingsFor(SETTING_NEEDS.post);
-  if (refusal) return refusal;
+  if (refusal) return { refused: refusal };
   const messages = [...notes];
+  const stop = (why: string, more: Partial<RunResult> = {}) => ({
+    refused: { ok: false, count: 0, messages: [why, ...messages], ...more },
+  });
   const sheet = ledgerSheet();
   // Data rows without reading them all (the protocol reads the 台帳 under the lock anyway).
   const rowsNow = Math.max(0, sheet.getLastRow() - 1);
   const last = lastLedgerRows();
   // A 台帳 from an earlier version waits for 初期設定's text repair (no confirmation bypasses it).
   const unchecked = uncheckedLedgerTextReason(rowsNow);
-  if (unchecked) return { ok: false, count: 0, messages: [unchecked, ...messages] };
+  if (unchecked) return stop(unchecked);
   // 本番前チェック found something that makes exactly-once unsafe: nothing is sent until it passes.
   const blocked = options.selfTest ? null : postingBlockedBy(readSelfTest());
-  if (blocked) return { ok: false, count: 0, messages: [blocked, ...messages], blocked: true };
+  if (blocked) return stop(blocked, { blocked: true });
   // The key index, read once: a run stops when it cannot be trusted (issue 25), and a 送信待ち row whose
   // key it holds — the line imported again beside its archived row — is never claimed (DESIGN §9.8).
   const { index, trouble } = readIndexForLookup();
   const noIndex = indexRefusal(trouble);
-  if (noIndex) return { ...noIndex, messages: [...noIndex.messages, ...messages] };
+  if (noIndex) return { refused: { ...noIndex, messages: [...noIndex.messages, ...messages] } };
   const archived = index.entries.size === 0 ? undefined : (key: string) => isArchived(index, key);
   const mf = client ?? mfClient();
   // One 台帳, one office (DESIGN §5): nothing is claimed or sent while another office is connected.
   const otherOffice = officeRefusal(mf);
-  if (otherOffice) return { ok: false, count: 0, messages: [otherOffice, ...messages] };
+  if (otherOffice) return stop(otherOffice);
   // recordLedgerRows keeps 台帳 + archive: the 台帳 itself should hold that minus what is archived now,
   // so an archive is not a loss and a 台帳 emptied beside a big archive still is.
   const archivedCount = archivedRows();
@@ -166,108 +174,44 @@ export function runPost(
     // DESIGN §5 guard: a trigger never bypasses it; a person may, on purpose, in a menu run.
     const confirmed =
       !ctx.fromTrigger && !options.selfTest && confirmByTyping(LOST_LEDGER_TITLE, lost, CONTINUE_WORD);
-    if (!confirmed) return { ok: false, count: 0, messages: [lost, ...messages] };
+    if (!confirmed) return stop(lost);
     messages.unshift(`${ctx.who || '実行した人'} が台帳の減少を確認して登録を続けました。`);
   }
-  const masters = readMasters();
-  const clock = scriptClock();
-  let watched = false;
-  let known: string[] | null = null;
-  const secrets = () => {
-    known ??= knownSecrets();
-    return known;
+  return { settings, messages, sheet, rowsNow, mf, archived };
+}
+
+/** A previewed plan's check, made under the lock at the first claim: the 台帳 still gives the same plan. */
+function previewCheck(
+  previewed: PreviewedPlan,
+  o: {
+    settings: Settings;
+    masters: Masters;
+    who: string;
+    clock: ClockPort;
+    archived?: (key: string) => boolean;
+  },
+): PostingInput['plan'] {
+  return {
+    keys: new Set(previewed.keys),
+    changed: (table) =>
+      planToken(table, {
+        masters: o.masters,
+        batchLimit: o.settings.batchLimit,
+        who: o.who,
+        now: o.clock.iso(),
+        archived: o.archived,
+      }) === previewed.token
+        ? null
+        : PLAN_CHANGED,
   };
-  const applied: { rows: readonly LedgerRow[]; ops: readonly RowChange[] }[] = [];
-  // インボイス区分: the 設定 and what MF was seen taking; what this run's journals show MF takes is kept.
-  const invoice = invoicePolicy(settings, readInvoiceKinds());
-  const learnt: KindsSeen = {};
-  const learn = (kind: InvoiceKind, seen: 'accepted' | 'refused') => {
-    if (seen === 'accepted' && invoice.seen[kind]?.seen === 'accepted') return;
-    learnt[kind] = { seen, at: clock.iso() };
-    // A kind MF stored as another stops the next rows of this run too (policy.seen is read at each send).
-    if (seen === 'refused') invoice.seen[kind] = learnt[kind];
-  };
-  // Only the columns and rows posting needs (issue 18); a previewed plan is checked on the whole 台帳.
-  const reader = previewed ? null : postingReader(sheet, preflightLedgerHeader() ?? undefined);
-  const summary = runProtocol({
-    ledger: {
-      // Reads and writes happen under the lock: the watch on completed rows goes with them.
-      read: () => {
-        const table = reader ? reader.read() : readLedger(sheet);
-        if (!watched) {
-          watched = true;
-          const gone = watchDoneRows(table);
-          if (gone) messages.unshift(gone);
-        }
-        return table;
-      },
-      write: (read, rawChanges, options) => {
-        // A change to a row the scan did not read whole: the whole 台帳 first (rare: rows moved).
-        const { table, changes: raw } = reader
-          ? reader.wholeFor(read, rawChanges)
-          : { table: read, changes: rawChanges };
-        // MF's words reach メモ: whatever piece of a credential they echo is cut first (DESIGN §9.5).
-        const changes = raw.map((c) =>
-          typeof c.patch.メモ === 'string' && c.patch.メモ !== ''
-            ? { ...c, patch: { ...c.patch, メモ: redactSecrets(c.patch.メモ, secrets()) } }
-            : c,
-        );
-        // Claims are remembered before the write (a run killed after it must not forget them), rows
-        // that went back unsent are forgotten after it.
-        noteSends(
-          changes.filter((c) => c.patch.状態 === '送信中'),
-          settings.graceMinutes,
-        );
-        const written = withSentMark(table, changes, () =>
-          writeLedgerChanges(table, changes, sheet, { ...options, formats: reader?.formats }),
-        );
-        const held = new Set(written.withheld.map((c) => c.rowNumber));
-        noteSends(
-          changes.filter((c) => !held.has(c.rowNumber) && c.patch.状態 !== '送信中'),
-          settings.graceMinutes,
-        );
-        return written;
-      },
-    },
-    lock: scriptLock(),
-    sender: mfSender(mf, masters, readSources(), invoice, learn),
-    clock,
-    masters,
-    who: ctx.who,
-    startedAt: ctx.startedAt,
-    batchLimit: Math.min(settings.batchLimit, options.batchLimit ?? settings.batchLimit),
-    archived,
-    onOperations: (rows, ops) => applied.push({ rows, ops }),
-    progress: (sent, total) => toast(ctx.fromTrigger, `${sent}/${total} 件送信済み`),
-    plan: previewed && {
-      keys: new Set(previewed.keys),
-      changed: (table) =>
-        planToken(table, {
-          masters,
-          batchLimit: settings.batchLimit,
-          who: ctx.who,
-          now: clock.iso(),
-          archived,
-        }) === previewed.token
-          ? null
-          : PLAN_CHANGED,
-    },
-  });
-  recordInvoiceKinds(learnt);
-  // Approvals consumed here (not by classifyPending) still teach ルール候補; after the lock is released.
-  for (const a of applied) messages.push(...learnFromApprovals(ctx.who, a.rows, a.ops));
-  if (summary.busy) {
-    return {
-      ...summary,
-      ok: false,
-      count: 0,
-      messages: [BUSY_MESSAGE],
-    };
-  }
-  if (summary.stoppedBy === 'plan-changed') {
-    return { ...summary, ok: false, count: 0, messages: [...summary.messages, ...messages] };
-  }
-  recordLedgerRows(rowsNow);
+}
+
+/** What a run that reached MF says, once the 台帳's row count is recorded (DESIGN §9.7: a stop is no 成功). */
+function postedResult(
+  summary: PostingSummary,
+  intervalMinutes: number,
+  messages: readonly string[],
+): RunResult {
   if (summary.stoppedBy === 'unauthorized') {
     // DESIGN §9.7: not 成功 — the run stopped; say why and what to do.
     return {
@@ -276,7 +220,7 @@ export function runPost(
       count: summary.posted,
       messages: [
         AUTH_FAILED(summary.authMessage ?? ''),
-        describe(summary, settings.reconcileIntervalMinutes),
+        describe(summary, intervalMinutes),
         ...summary.messages,
         ...messages,
       ],
@@ -298,11 +242,60 @@ export function runPost(
             'MFに1件も送れませんでした（MFに接続できないか、混み合っているか、明細を確かめられませんでした）。行は送信待ちのまま、次の実行で送ります。理由は各行のメモにあります。',
           ]
         : []),
-      describe(summary, settings.reconcileIntervalMinutes),
+      describe(summary, intervalMinutes),
       ...summary.messages,
       ...messages,
     ],
   };
+}
+
+/**
+ * 登録を実行: the guards (readyToPost), posting's ports (services/posting-port.ts), the protocol
+ * (core/protocol.ts), what the run taught, and what it says.
+ */
+export function runPost(
+  ctx: RunContext,
+  client?: MfClient,
+  previewed?: PreviewedPlan,
+  options: PostOptions = {},
+): RunResult {
+  const ready = readyToPost(ctx, client, options);
+  if ('refused' in ready) return ready.refused;
+  const { settings, messages, sheet, rowsNow, mf, archived } = ready;
+  const masters = readMasters();
+  const clock = scriptClock();
+  const port = postingPort({
+    sheet,
+    narrow: !previewed,
+    settings,
+    mf,
+    masters,
+    clock,
+    notice: (m) => messages.unshift(m),
+  });
+  const applied: { rows: readonly LedgerRow[]; ops: readonly RowChange[] }[] = [];
+  const summary = runProtocol({
+    ledger: port.ledger,
+    lock: port.lock,
+    sender: port.sender,
+    clock,
+    masters,
+    who: ctx.who,
+    startedAt: ctx.startedAt,
+    batchLimit: Math.min(settings.batchLimit, options.batchLimit ?? settings.batchLimit),
+    archived,
+    onOperations: (rows, ops) => applied.push({ rows, ops }),
+    progress: (sent, total) => toast(ctx.fromTrigger, `${sent}/${total} 件送信済み`),
+    plan: previewed && previewCheck(previewed, { settings, masters, who: ctx.who, clock, archived }),
+  });
+  port.recordLearnt();
+  // Approvals consumed here (not by classifyPending) still teach ルール候補; after the lock is released.
+  for (const a of applied) messages.push(...learnFromApprovals(ctx.who, a.rows, a.ops));
+  if (summary.busy) return { ...summary, ok: false, count: 0, messages: [BUSY_MESSAGE] };
+  if (summary.stoppedBy === 'plan-changed')
+    return { ...summary, ok: false, count: 0, messages: [...summary.messages, ...messages] };
+  recordLedgerRows(rowsNow);
+  return postedResult(summary, settings.reconcileIntervalMinutes, messages);
 }
 
 export function postApproved(e?: unknown) {

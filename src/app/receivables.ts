@@ -3,17 +3,10 @@
  * over the last two accounting periods, matches billed against collected per 取引先 (core/receivables),
  * and rewrites the 売掛金 sheet in one write. MF calls grow with periods and pages, never per partner.
  */
-import { CLASSIFY_MSG } from '../core/classify';
-import { depositSuggestions } from '../core/deposit-match';
 import { columnLetter, headerIndex, missingHeaders } from '../core/headers';
-import type { LedgerRow, RowChange } from '../core/ledger';
 import type { Masters } from '../core/masters';
 import { AGING_BUCKETS, entriesFromJournals, matchReceivables, NO_PARTNER } from '../core/receivables';
-import {
-  openReceivablesFromValues,
-  RECEIVABLE_SECTIONS,
-  receivableSheetRows,
-} from '../core/receivables-sheet';
+import { RECEIVABLE_SECTIONS, receivableSheetRows } from '../core/receivables-sheet';
 import { RECEIVABLE_HEADERS, SHEET } from '../core/schema';
 import { SETTING_NEEDS, type Settings } from '../core/settings';
 import { normalizeText } from '../core/text';
@@ -96,6 +89,8 @@ export function runCheckReceivables(_ctx: RunContext, given?: MfClient): RunResu
   if (periods.length === 0)
     return { ok: false, count: 0, messages: [...messages, RECEIVABLE_MSG.noPeriod(asOf)] };
   const start = periods[0].start_date;
+  // Not through the MF lookup (mf/lookup.ts): this asks what MF holds on one account over whole terms — a
+  // listing filtered by account, which no lookup question needs — not whether MF has a given journal.
   const journals = splitByPeriods(start, asOf, periods).flatMap((w) =>
     client.listJournals({ startDate: w.start, endDate: w.end, accountId }),
   );
@@ -183,58 +178,9 @@ function drawAgingChart(
   sheet.insertChart(chart);
 }
 
-/**
- * 判定's deposit step: 入金 rows no rule decided in this run (要確認 for want of a rule, or left 未判定
- * for the AI) are matched against the open invoices of the last 売掛金チェック (one sheet read, no MF call).
- */
-export function suggestDeposits(
-  rowsAfter: readonly LedgerRow[],
-  decisions: readonly RowChange[],
-  masters: Masters,
-  settings: Settings,
-  now: string,
-): RowChange[] {
-  const decided = new Set(decisions.map((d) => d.key));
-  const unmatched = new Set(
-    rowsAfter
-      .filter(
-        (r) =>
-          r.record.状態 === '未判定' ||
-          (decided.has(r.record.キー) &&
-            r.record.状態 === '要確認' &&
-            r.record.判定元 === '' &&
-            r.record.メモ === CLASSIFY_MSG.noRule),
-      )
-      .map((r) => r.record.キー),
-  );
-  // A rule may already say 売掛金 (e.g. フリコミ → 売掛金) without knowing who paid or for what.
-  const account = normalizeText(settings.receivableAccount);
-  const toEnrich = new Set(
-    rowsAfter
-      .filter(
-        (r) =>
-          decided.has(r.record.キー) &&
-          r.record.状態 === '要確認' &&
-          r.record.判定元.startsWith('ルール') &&
-          normalizeText(r.record.勘定科目) === account &&
-          r.record.取引先.trim() === '',
-      )
-      .map((r) => r.record.キー),
-  );
-  if (unmatched.size === 0 && toEnrich.size === 0) return [];
-  const open = openReceivablesFromValues(ensureSheet(SHEET.receivables).sheet.getDataRange().getValues());
-  if (open.length === 0) return [];
-  return depositSuggestions({
-    rows: rowsAfter,
-    unmatchedKeys: unmatched,
-    enrichKeys: toEnrich,
-    open,
-    partners: masters.partners,
-    receivableAccount: settings.receivableAccount,
-    feeTolerance: settings.feeTolerance,
-    now,
-  });
-}
+// classify-pending.ts still takes suggestDeposits from here; it lives in services/deposit-suggestions.ts.
+// Remove this line (and the import-graph test's exception) when that file imports it from there.
+export { suggestDeposits } from '../services/deposit-suggestions';
 
 export function checkReceivables(e?: unknown) {
   return runEntry('売掛金チェック', e, (ctx) => runCheckReceivables(ctx));

@@ -18,7 +18,7 @@ import {
 } from '../core/self-test';
 import { htmlTemplate, spreadsheetUi } from '../gas/dialog';
 import { observedMfClient, type SentRequest } from '../gas/mf-connection';
-import { readSelfTest, recordSelfTest } from '../gas/run-state';
+import { recordSelfTest } from '../gas/run-state';
 import { createScratchSheet, deleteScratchSheet } from '../gas/scratch-sheet';
 import { isTriggerEvent } from '../gas/session';
 import { replaceDataRows } from '../gas/workbook';
@@ -138,35 +138,4 @@ export function selfTestConfirm(ids: unknown) {
   if (!summary.reports)
     return { ok: false, passed: false, headline: summary.messages.join(' '), reports: [] };
   return dialogResult(summary as unknown as SelfTestSummary);
-}
-
-/** For the setup guide: where 本番前チェック stands. */
-export function selfTestStep(): { done: boolean; detail: string } {
-  const record = readSelfTest();
-  if (!record)
-    return {
-      done: false,
-      detail:
-        '本番で登録する前に、このアカウントと MF でのふるまいを確かめます（MF には、画面で行を確かめてチェックを入れたときだけ 1 件登録します）。',
-    };
-  if (record.blocking.length > 0) {
-    return {
-      done: false,
-      detail: `${tokyoTime(record.at)} に NG がありました。直してからもう一度実行してください（登録は止まっています）。`,
-    };
-  }
-  if (!record.passed)
-    return {
-      done: false,
-      detail: `${tokyoTime(record.at)} に NG がありました。シート「自己診断」を見て直してください。`,
-    };
-  if (record.pending.length > 0)
-    return {
-      done: false,
-      detail: `まだ行っていない項目があります（${record.pending.join('、')}）。本番前チェックの画面で、内容を確かめてチェックを入れてください。`,
-    };
-  return {
-    done: true,
-    detail: `${tokyoTime(record.at)} に合格しました${record.cautions.length ? `（注意 ${record.cautions.length} 件）` : ''}。`,
-  };
 }

@@ -23,7 +23,7 @@ import { readSettingRows, readSettings } from '../gas/settings-sheet';
 import { readUsage } from '../gas/usage';
 import { appendRecords, ensureSheet } from '../gas/workbook';
 import { appendRunLog } from '../services/run-log';
-import { receivablesTriggerMessage, scheduleMessage } from './setup';
+import { receivablesTriggerMessage, scheduleMessage } from '../services/trigger-messages';
 
 export interface SaveResult {
   ok: boolean;

@@ -6,14 +6,14 @@
 import { MSG } from '../core/messages';
 import { starterRulesFor } from '../core/rules/starter';
 import { RULE_HEADERS, SHEET } from '../core/schema';
+import { selfTestStep } from '../core/self-test';
 import { htmlTemplate, spreadsheetUi } from '../gas/dialog';
 import { connectionMode } from '../gas/mf-connection';
-import { lastDryRun } from '../gas/run-state';
+import { lastDryRun, readSelfTest } from '../gas/run-state';
 import { readMasters, readRuleValues, readSettings } from '../gas/settings-sheet';
 import { appendRecords, ensureSheet } from '../gas/workbook';
 import { runEntry } from '../services/run';
 import { appendRunLog } from '../services/run-log';
-import { selfTestStep } from './self-test';
 import { runSetup } from './setup';
 
 export interface GuideStep {
@@ -62,7 +62,7 @@ export function setupChecklist(): GuideStep[] {
           ? `ルールが ${rules} 件あります。`
           : 'ルールがまだありません。例を入れて、あとで直すこともできます。',
     },
-    { id: 'selftest', title: '本番前チェックを行う', ...selfTestStep() },
+    { id: 'selftest', title: '本番前チェックを行う', ...selfTestStep(readSelfTest()) },
     {
       id: 'dryrun',
       title: 'ドライランで確かめる',

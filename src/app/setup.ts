@@ -2,13 +2,12 @@ import { columnLetter, headerIndex, missingHeaders, missingItems } from '../core
 import { describeShapeProblems, planHeaderRestore } from '../core/ledger-shape';
 import { MSG } from '../core/messages';
 import { LEDGER_HEADERS, SHEET, SHEET_SPECS } from '../core/schema';
-import { blockingProblems, canonicalItem, SETTING_DEFAULTS } from '../core/settings';
+import { canonicalItem, SETTING_DEFAULTS } from '../core/settings';
 import { settingHint } from '../core/settings-form';
 import { setCells, toCells } from '../gas/cells';
 import { mfClient } from '../gas/mf-connection';
 import { lastLedgerRows, rememberedLedgerLayout, rememberLedgerLayout } from '../gas/run-state';
-import { readSettings, writeMasters } from '../gas/settings-sheet';
-import { installBackupTrigger, installReceivablesTrigger, installScheduleTrigger } from '../gas/triggers';
+import { writeMasters } from '../gas/settings-sheet';
 import {
   activeBook,
   appendHeaders,
@@ -27,6 +26,11 @@ import { ledgerLookalikes } from '../services/preflight';
 import { setupRuleSheets } from '../services/rule-sheet';
 import { type RunContext, type RunResult, runEntry } from '../services/run';
 import { repairLedgerText } from '../services/text-repair';
+import {
+  backupTriggerMessage,
+  receivablesTriggerMessage,
+  scheduleMessage,
+} from '../services/trigger-messages';
 import { formatLedger } from '../ui/ledger-format';
 import { formatLog } from '../ui/log-format';
 
@@ -155,40 +159,6 @@ export function runSetup(ctx?: RunContext): SetupSummary {
 
 export function setup(e?: unknown) {
   return runEntry(MSG.menuSetup, e, (ctx) => runSetup(ctx));
-}
-
-/** Installs (or replaces) the runScheduled trigger every 照合間隔（分）. */
-export function scheduleMessage(): string {
-  const { settings, problems } = readSettings();
-  const bad = blockingProblems(problems, ['照合間隔（分）']);
-  if (bad.length > 0)
-    return `${bad.map((p) => `${p.cell} ${p.message}`).join(' ')} 定期実行のトリガーは変えていません（直してから「初期設定」を実行してください）。`;
-  const outcome = installScheduleTrigger(settings.reconcileIntervalMinutes);
-  if (outcome.kind === 'owned-by-other') {
-    return `定期実行のトリガーは ${outcome.owner} が設定しています（トリガーは作った人のアカウントで動き、ほかの人には見えません）。変更は ${outcome.owner} が「初期設定」を実行してください。`;
-  }
-  return outcome.kind === 'installed'
-    ? `定期実行（照合）を ${outcome.interval} 分ごとに設定しました。`
-    : `定期実行（照合）は ${outcome.interval} 分ごとのままです。`;
-}
-
-/** Installs the daily backup trigger once (DESIGN §3 records one owner for every trigger). */
-function backupTriggerMessage(): string {
-  return installBackupTrigger() === 'installed'
-    ? '台帳のバックアップを毎日 3 時ごろに行うよう設定しました。'
-    : '';
-}
-
-/** The weekly 売掛金チェック follows 設定 売掛金の定期チェック. */
-export function receivablesTriggerMessage(): string {
-  const { settings, problems } = readSettings();
-  const bad = blockingProblems(problems, ['売掛金の定期チェック']);
-  if (bad.length > 0)
-    return `${bad.map((p) => `${p.cell} ${p.message}`).join(' ')} 売掛金の定期チェックのトリガーは変えていません。`;
-  const outcome = installReceivablesTrigger(settings.receivablesWeekly);
-  if (outcome === 'installed') return '売掛金チェックを毎週月曜 8 時ごろに行うよう設定しました。';
-  if (outcome === 'removed') return '売掛金の定期チェックを止めました。';
-  return '';
 }
 
 /** Fills マスタ from MF when a connection is configured; says what to do when it is not. */

@@ -202,6 +202,36 @@ export function importBlockedBy(record: SelfTestRecord | null): string | null {
   return blockedBy(record, '取込');
 }
 
+/** For the setup guide (app/setup-guide.ts): where 本番前チェック stands, from its kept record. */
+export function selfTestStep(record: SelfTestRecord | null): { done: boolean; detail: string } {
+  if (!record)
+    return {
+      done: false,
+      detail:
+        '本番で登録する前に、このアカウントと MF でのふるまいを確かめます（MF には、画面で行を確かめてチェックを入れたときだけ 1 件登録します）。',
+    };
+  if (record.blocking.length > 0) {
+    return {
+      done: false,
+      detail: `${tokyoTime(record.at)} に NG がありました。直してからもう一度実行してください（登録は止まっています）。`,
+    };
+  }
+  if (!record.passed)
+    return {
+      done: false,
+      detail: `${tokyoTime(record.at)} に NG がありました。シート「自己診断」を見て直してください。`,
+    };
+  if (record.pending.length > 0)
+    return {
+      done: false,
+      detail: `まだ行っていない項目があります（${record.pending.join('、')}）。本番前チェックの画面で、内容を確かめてチェックを入れてください。`,
+    };
+  return {
+    done: true,
+    detail: `${tokyoTime(record.at)} に合格しました${record.cautions.length ? `（注意 ${record.cautions.length} 件）` : ''}。`,
+  };
+}
+
 /** What the dry run says about 本番前チェック. */
 export function selfTestWarnings(record: SelfTestRecord | null): string[] {
   if (!record) {

@@ -1,7 +1,8 @@
 /**
  * "Does MF already have it?" — the one place kicho asks (issue 28): reconcile (DESIGN §5 Reconcile),
  * the look-up after MF refused a journalize (§5 step 4), an event's tag before its send (issue 17), MF's
- * own lines before a chunk is sent (§3), and restore's and the lost-ledger guard's journals in a window.
+ * own lines before a chunk is sent (§3), restore's and the lost-ledger guard's journals in a window, and
+ * the daily check's "is this 完了 row's journal still there?" (services/journal-check.ts).
  * Each method makes the MF calls it always made, in the same order: the simulation replays fixed call
  * offsets. Reconcile's calls grow with accounting periods and date windows — not with rows (the client
  * sends transaction ids 50 to a call).
@@ -17,7 +18,13 @@ import { accountingPeriodFor, type DateWindow, isIsoDate, splitByPeriods } from 
 /** The client's reads the lookup asks through (a recording fake in test/mf/lookup.test.ts). */
 export type LookupClient = Pick<
   MfClient,
-  'periods' | 'periodOf' | 'listTransactions' | 'listJournals' | 'listJournalsWithin' | 'journalsBetween'
+  | 'periods'
+  | 'periodOf'
+  | 'listTransactions'
+  | 'listJournals'
+  | 'listJournalsWithin'
+  | 'journalsBetween'
+  | 'journal'
 >;
 
 /**
@@ -42,6 +49,8 @@ export interface MfLookup extends LookupPort {
   statementLines(windows: readonly DateWindow[]): MfTransaction[];
   /** Every journal between two dates (one listing per accounting period). */
   journalsBetween(start: string, end: string): MfJournal[];
+  /** One journal by its id (one call), or null when MF has no such journal. */
+  journal(id: string): MfJournal | null;
 }
 
 /** A candidate's 取引日, or null when a person typed something that is not a date there. */
@@ -210,5 +219,6 @@ export function mfLookup(client: LookupClient, fallback?: DateWindow): MfLookup 
     statementLines: (windows) =>
       windows.flatMap((w) => client.listTransactions({ startDate: w.start, endDate: w.end })),
     journalsBetween: (start, end) => client.journalsBetween(start, end),
+    journal: (id) => client.journal(id),
   };
 }

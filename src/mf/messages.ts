@@ -44,6 +44,17 @@ export const AuthMsg = {
     'MFがクライアント認証を受け付けませんでした（invalid_client）。メニュー「記帳 > 接続と設定 > MFに接続」で、クライアントIDとシークレット、そして「クライアント認証方式」がMFのアプリポータルでアプリを登録したときの設定（client_secret_basic か client_secret_post）と同じかを確かめてください。',
 } as const;
 
+const INVALID_CLIENT =
+  'MFがクライアント認証を受け付けませんでした（invalid_client）。クライアントIDとシークレット、そして「クライアント認証方式」が MF のアプリポータルでアプリを登録したときの設定（client_secret_basic か client_secret_post）と同じかを確かめてください。';
+
+/**
+ * The OAuth2 library's error text for a token endpoint refusal names MF's error code (invalid_client): what
+ * the OAuth callback page (app/auth-callback.ts) says instead, or null to show the library's own text.
+ */
+export function tokenErrorMessage(text: string): string | null {
+  return /\binvalid_client\b/.test(text) ? INVALID_CLIENT : null;
+}
+
 export type AuthMode = 'apikey' | 'oauth';
 
 export interface ErrorContext {

@@ -40,6 +40,7 @@ import { BUSY_MESSAGE, underScriptLock } from '../gas/lock';
 import { connectionMode, mfClient, officeRefusal } from '../gas/mf-connection';
 import { scriptProperties } from '../gas/properties';
 import type { MfClient } from '../mf/client';
+import { mfLookup } from '../mf/lookup';
 import { noteCompleted } from './done-rows';
 import { refreshReviewSheet } from './review-sheet';
 import type { RunResult } from './run';
@@ -91,6 +92,11 @@ export function runJournalCheck(o: JournalCheckOptions): RunResult {
   const client = o.client ?? mfClient();
   const otherOffice = officeRefusal(client);
   if (otherOffice) return { ok: false, count: 0, messages: [otherOffice] };
+  // "Is this journal still in MF?" goes through the one lookup (mf/lookup.ts). The month listings below do
+  // not: they page through every journal of a month, counting pages and stopping in time, to see which
+  // rows' journals are there at all — a listing, not a lookup, and MfLookup's journalsBetween would read
+  // each whole period in one go, other requests than these.
+  const lookup = mfLookup(client);
 
   const seen = emptySeen();
   const listed = new Set<string>();
@@ -131,7 +137,7 @@ export function runJournalCheck(o: JournalCheckOptions): RunResult {
     }
     lookups++;
     try {
-      if (client.journal(f.row.record.MF仕訳ID.trim()) === null) decided.push(f);
+      if (lookup.journal(f.row.record.MF仕訳ID.trim()) === null) decided.push(f);
     } catch (e) {
       failure = e instanceof Error ? e.message : String(e);
       unresolved.add(monthOf(f.row.record.取引日));

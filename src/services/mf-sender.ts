@@ -202,7 +202,7 @@ function statementFacts(
   }
 }
 
-/** What a send taught about the インボイス区分 MF takes (app/post-approved.ts keeps it in KICHO_MF_BEHAVIOUR). */
+/** What a send taught about the インボイス区分 MF takes (services/posting-port.ts keeps it in KICHO_MF_BEHAVIOUR). */
 export type InvoiceLearner = (kind: InvoiceKind, seen: 'accepted' | 'refused') => void;
 
 export function mfSender(

@@ -9,6 +9,7 @@ import {
   postingBlockedBy,
   runChecks,
   selfTestRecord,
+  selfTestStep,
   selfTestWarnings,
 } from '../../src/core/self-test';
 
@@ -185,4 +186,26 @@ describe('the record (KICHO_SELF_TEST)', () => {
     const record = selfTestRecord(runChecks(items, { posted: [] }, new Set(), clock), clock(), '');
     assert.ok(new TextEncoder().encode(JSON.stringify(record)).length < 9 * 1024);
   });
+});
+
+test('the setup guide’s step: not done until a check passed with nothing waiting; a block says posting stopped', () => {
+  assert.equal(selfTestStep(null).done, false);
+  const passed = selfTestRecord(runChecks([ok], { posted: [] }, new Set(), clock), clock(), '');
+  assert.deepEqual(selfTestStep(passed), { done: true, detail: '2026-11-30 09:15 に合格しました。' });
+  const blocking = selfTestRecord(
+    runChecks([ok, throws(true)], { posted: [] }, new Set(), clock),
+    clock(),
+    '',
+  );
+  assert.equal(selfTestStep(blocking).done, false);
+  assert.match(selfTestStep(blocking).detail, /登録は止まっています/);
+  const failed = selfTestRecord(
+    runChecks([ok, throws(false)], { posted: [] }, new Set(), clock),
+    clock(),
+    '',
+  );
+  assert.match(selfTestStep(failed).detail, /シート「自己診断」を見て直してください/);
+  const waiting = selfTestRecord(runChecks([ok, postOne], { posted: [] }, new Set(), clock), clock(), '');
+  assert.equal(selfTestStep(waiting).done, false);
+  assert.match(selfTestStep(waiting).detail, /まだ行っていない項目があります（MF: /);
 });

@@ -76,6 +76,10 @@ function fakeClient(journals: MfJournal[], lines: MfTransaction[], failOn?: stri
       );
       return journals.filter((j) => inWindow(j.transaction_date, start, end));
     },
+    journal: (id) => {
+      note(`journal ${id}`);
+      return journals.find((j) => j.id === id) ?? null;
+    },
   };
   return { client, calls };
 }
@@ -180,6 +184,14 @@ test('statement lines: one listing per window, in order', () => {
     'listTransactions 2026-07-01..2026-07-01',
     'listTransactions 2026-05-01..2026-05-02',
   ]);
+});
+
+test('the daily check: one journal by id, one call each; null when MF has none', () => {
+  const { client, calls } = fakeClient([journal('j1', '2026-05-01')], []);
+  const lookup = mfLookup(client);
+  assert.equal(lookup.journal('j1')?.id, 'j1');
+  assert.equal(lookup.journal('gone'), null);
+  assert.deepEqual(calls, ['journal j1', 'journal gone']);
 });
 
 describe('reconcile: lookUp(candidates)', () => {
