@@ -15,12 +15,12 @@ import { ledgerSheet, readLedger, writeLedgerChanges } from '../gas/ledger-sheet
 import { BUSY_MESSAGE } from '../gas/lock';
 import { readInvoicePartnerValues, readMasters, readRuleValues } from '../gas/settings-sheet';
 import { aiConfig, aiJudgingPorts } from '../services/ai-judge';
+import { suggestDeposits } from '../services/deposit-suggestions';
 import { ntaLookup } from '../services/nta-lookup';
 import { preflight, settingsFor } from '../services/preflight';
 import { listedReviewKeys, refreshReviewSheet, reviewRowsOf } from '../services/review-sheet';
 import { adoptRuleCandidates, keepRulesCurrent } from '../services/rule-sheet';
 import { type RunContext, type RunResult, runEntry } from '../services/run';
-import { suggestDeposits } from './receivables';
 
 /** What classification reads of every row: the rows to decide (状態) and to act on (操作), by key. */
 const CLASSIFY_COLUMNS = ['キー', '状態', '操作'] as const;

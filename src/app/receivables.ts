@@ -178,10 +178,6 @@ function drawAgingChart(
   sheet.insertChart(chart);
 }
 
-// classify-pending.ts still takes suggestDeposits from here; it lives in services/deposit-suggestions.ts.
-// Remove this line (and the import-graph test's exception) when that file imports it from there.
-export { suggestDeposits } from '../services/deposit-suggestions';
-
 export function checkReceivables(e?: unknown) {
   return runEntry('売掛金チェック', e, (ctx) => runCheckReceivables(ctx));
 }
