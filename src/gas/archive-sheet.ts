@@ -23,6 +23,7 @@ import {
   parseIndex,
   unbackedReleasable,
 } from '../core/archive';
+import type { Deletion, MirrorMark } from '../core/archive-ports';
 import { headerIndex } from '../core/headers';
 import { tagDigits } from '../core/keys';
 import { setCellBlocks, toCell } from './cells';
@@ -41,16 +42,6 @@ export function archivedCounts(): ArchivedCounts {
 /** Archived rows, for the lost-ledger guard's count (台帳 rows + this). */
 export function archivedRows(): number {
   return archivedCounts().rows;
-}
-
-/**
- * What the mirror says: `pending` as given, or as it says now when undefined (a bring-back keeps it);
- * the counts of `index`, or `counts` when given (an archive run's intent write keeps the counts of the
- * rows the archive holds, so the sent-rows watch never counts a row on the 台帳 twice).
- */
-export interface MirrorMark {
-  pending?: boolean;
-  counts?: ArchivedCounts;
 }
 
 function mirror(index: ArchiveIndex, mark: MirrorMark = {}): void {
@@ -235,13 +226,6 @@ export function appendAndReadBack(sheet: Sheet, rows: Grid, width: number): { fi
   setCellBlocks(sheet, [{ row: first, column: 1, cells }]);
   SpreadsheetApp.flush();
   return { first, back: sheet.getRange(first, 1, rows.length, width).getValues() };
-}
-
-export interface Deletion {
-  deleted: number;
-  /** Rows a sort under the deletion took by mistake, appended again. */
-  putBack: number;
-  after: Grid;
 }
 
 /**
