@@ -8,6 +8,8 @@
  * and in the dry run — with the way back, until 台帳を復元 (or the CSV imported again) has brought
  * them back.
  */
+
+import type { DoneCounts } from '../core/archive-ports';
 import { isEvtKey } from '../core/events';
 import { isCsvKey } from '../core/keys';
 import type { LedgerRecord, LedgerTable, RowChange } from '../core/ledger';
@@ -16,10 +18,7 @@ import { scriptProperties } from '../gas/properties';
 
 const DONE_ROWS = 'KICHO_DONE_ROWS';
 
-export interface DoneCounts {
-  mf: number;
-  csv: number;
-}
+export type { DoneCounts };
 
 /** CSV lines and events from other automations (evt:) come back the same way: sent again, found by tag. */
 function kind(key: string): keyof DoneCounts {
