@@ -14,16 +14,18 @@ import {
   outcomePatch,
   recoverDeletions,
 } from '../../src/core/duplicates/deletion';
+import { type MfView, verdicts } from '../../src/core/duplicates/deletion-checks';
 import { DELETE_MSG } from '../../src/core/duplicates/deletion-messages';
 import type { DeleteResult, DeletionInput } from '../../src/core/duplicates/deletion-ports';
-import { findDuplicates } from '../../src/core/duplicates/detect';
+import { findDuplicates, PROPOSAL } from '../../src/core/duplicates/detect';
 import { type AuditJournal, canonical, journalFacts, LedgerLinks } from '../../src/core/duplicates/facts';
-import { RecordView, recordOf } from '../../src/core/duplicates/record';
+import { type RecordedMember, RecordView, recordOf } from '../../src/core/duplicates/record';
 import {
   auditRecords,
   DELETE_STATE,
   type DuplicateRecord,
   type DuplicateTable,
+  type PlannedGroup,
   parseDuplicateSheet,
   planDeletion,
 } from '../../src/core/duplicates/sheet';
@@ -321,5 +323,61 @@ describe('a deletion run over the skeleton', () => {
     const s = deleteDuplicates(w.input, w.token());
     assert.equal(s.busy, true);
     assert.deepEqual(w.events, []);
+  });
+});
+
+describe('which journals keep a group at the MF check', () => {
+  /** A recorded member as the audit saw journal `n` (its facts), with the audit's proposal. */
+  const member = (n: number, proposal: string): RecordedMember => {
+    const j = journal(n, `TX${n}`);
+    const [f] = journalFacts([j], new LedgerLinks([]));
+    return {
+      id: j.id,
+      group: 'G-1',
+      date: f.date,
+      amount: f.amount,
+      debit: f.debitLabel,
+      credit: f.creditLabel,
+      remark: '',
+      origin: '',
+      proposal,
+      keys: [],
+    };
+  };
+  /** Journals 1–3 in one group, 3 chosen; MF still lists `listed`. */
+  const judge = (proposal: string, listed: number[]) => {
+    const members = [member(1, proposal), member(2, proposal), member(3, PROPOSAL.delete)];
+    const group: PlannedGroup = {
+      group: 'G-1',
+      members,
+      chosen: [{ journalId: members[2].id, group: 'G-1', rowNumber: 4, member: members[2] }],
+      survivors: members.slice(0, 2),
+    };
+    const view: MfView = {
+      listed: new Map(listed.map((n) => [canonical(journal(n, `TX${n}`).id), journal(n, `TX${n}`)])),
+      byId: new Map(),
+    };
+    return verdicts([group], view);
+  };
+
+  test('one kept journal gone: a group of one payment is still kept by the other', () => {
+    const v = judge(PROPOSAL.keep, [2, 3]);
+    assert.equal(v.refused.size, 0);
+    assert.deepEqual(
+      v.alive.get('G-1')?.map((m) => m.id),
+      [journal(2, 'TX2').id],
+    );
+  });
+
+  test('one kept journal gone in a group that may be several payments: refused (seed 982917)', () => {
+    const v = judge(PROPOSAL.genuine, [2, 3]);
+    assert.match(v.refused.get('G-1') ?? '', /別々の取引かもしれない/);
+    assert.match(v.refused.get('G-1') ?? '', new RegExp(journal(1, 'TX1').id));
+    assert.equal(v.alive.has('G-1'), false);
+  });
+
+  test('every kept journal there: a possibly-several-payments group goes ahead', () => {
+    const v = judge(PROPOSAL.genuine, [1, 2, 3]);
+    assert.equal(v.refused.size, 0);
   });
 });

@@ -33,3 +33,18 @@ describe('the newer acts on the seeds that found defects', () => {
     });
   }
 });
+
+test('seed 982917 (--people-anytime): 重複を削除 refuses a possibly-several-payments group whose kept journal a person deleted in MF', () => {
+  const r = runSeed(982917, {
+    bundleDir: bundleDirOf(),
+    pool,
+    shrink: false,
+    peopleAnytime: true,
+    newerActs: NEWER_KINDS,
+  });
+  assert.equal(r.error, undefined);
+  assert.deepEqual(
+    r.violations.map((v) => `${v.kind}: ${v.detail}`),
+    [],
+  );
+});

@@ -136,7 +136,11 @@ export function leavesLineBare(
 
 /**
  * The group's journals that keep it: survivors MF still holds as the audit saw them. None → the reason, in
- * the group's words (each journal to keep and what MF says of it).
+ * the group's words (each journal to keep and what MF says of it). In a group the audit took for possibly
+ * several real payments, every survivor must still be there: the one that is gone may have been the only
+ * journal of its own payment, and the journal chosen may be a copy of it (simulation seed 982917,
+ * --people-anytime: a person deleted kicho's journal in MF's screen, then chose its hand-typed copy; another
+ * line's journal "kept" the group and the payment was left with none).
  */
 function keepers(g: PlannedGroup, view: MfView): { alive: RecordedMember[]; refusal: string | null } {
   const alive: RecordedMember[] = [];
@@ -146,7 +150,10 @@ function keepers(g: PlannedGroup, view: MfView): { alive: RecordedMember[]; refu
     if (j && unchangedJournal(j, s)) alive.push(s);
     else parts.push(j ? DELETE_MSG.keptChanged(s.id) : DELETE_MSG.keptGone(s.id));
   }
-  return { alive, refusal: alive.length > 0 ? null : DELETE_MSG.keptMissing(g.group, parts) };
+  if (alive.length === 0) return { alive, refusal: DELETE_MSG.keptMissing(g.group, parts) };
+  const genuine = g.members.some((m) => m.proposal === PROPOSAL.genuine);
+  if (genuine && parts.length > 0) return { alive, refusal: DELETE_MSG.keptChangedSince(g.group, parts) };
+  return { alive, refusal: null };
 }
 
 /** What the MF check decided before the claim: per group, refused (why) or the journals that keep it. */

@@ -27,6 +27,8 @@ export const DELETE_MSG = {
   /** The group's journals to keep, each with what MF says of it now. */
   keptMissing: (group: string, parts: readonly string[]) =>
     `グループ ${group} で残す仕訳がありません: ${parts.join('、')}。このまま削除するとこの取引の仕訳がなくなるため、このグループは削除していません（操作は「削除」のままです）。MF の仕訳帳で確かめ、もう一度「重複点検」を実行してから選び直してください。`,
+  keptChangedSince: (group: string, parts: readonly string[]) =>
+    `グループ ${group} は本当に別々の取引かもしれないグループで、残す仕訳が点検のあとで変わりました: ${parts.join('、')}。削除すると、その取引の仕訳がなくなるおそれがあるため、このグループは削除していません（操作は「削除」のままです）。MF の仕訳帳で確かめ、もう一度「重複点検」を実行してから選び直してください。`,
   keptGone: (id: string) =>
     `仕訳 ${id} は MF にありません（点検のあとで MF の画面などで削除されたか、取引日が変わっています）`,
   keptChanged: (id: string) => `仕訳 ${id} は点検のあとで MF で変わっています（取引日・金額・科目）`,
